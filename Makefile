@@ -1,0 +1,53 @@
+# The two commands of the README: `make demo` and `make test` do all the set-up themselves.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+# Debian packages the browser and PDF tests need; installed here so no step is manual.
+SYSTEM_PACKAGES := chromium poppler-utils
+
+.PHONY: venv demo test lint typecheck pytest bench system-deps clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+system-deps:
+	@missing=""; \
+	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
+	command -v pdftotext >/dev/null 2>&1 || missing="$$missing poppler-utils"; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing Debian packages:$$missing"; \
+	    DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	  else \
+	    echo "warning: install$$missing (as root) for the browser and PDF tests"; \
+	  fi; \
+	fi
+
+demo: venv
+	$(BIN)/probepress demo
+	$(BIN)/probepress demo --check
+
+lint: venv
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: venv
+	$(BIN)/mypy
+
+pytest: venv system-deps
+	$(BIN)/python -m pytest
+
+test: lint typecheck pytest
+
+bench: venv
+	$(BIN)/python benchmarks/run.py
+
+clean:
+	rm -rf $(VENV) site .pytest_cache .mypy_cache .ruff_cache

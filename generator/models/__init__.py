@@ -1,0 +1,39 @@
+"""Every file format as a pydantic model: the single source of truth for the schemas."""
+
+from generator.models.bank import BankItem, BankManifest, HeldOutEntry
+from generator.models.base import SCHEMA_VERSION, Record, slugify, version_slug
+from generator.models.bundle import BundleManifest
+from generator.models.records import Draw, PanelVote, PrivateResponse, Qualification, Verdict
+from generator.models.volume import Volume
+
+#: Every published format, by schema file stem. ``probepress schema`` writes these.
+FORMATS: dict[str, type[Record]] = {
+    "bank-item": BankItem,
+    "heldout-index-entry": HeldOutEntry,
+    "bank-manifest": BankManifest,
+    "volume": Volume,
+    "bundle-manifest": BundleManifest,
+    "draw": Draw,
+    "verdict": Verdict,
+    "panel-vote": PanelVote,
+    "qualification": Qualification,
+    "private-response": PrivateResponse,
+}
+
+__all__ = [
+    "FORMATS",
+    "SCHEMA_VERSION",
+    "BankItem",
+    "BankManifest",
+    "BundleManifest",
+    "Draw",
+    "HeldOutEntry",
+    "PanelVote",
+    "PrivateResponse",
+    "Qualification",
+    "Record",
+    "Verdict",
+    "Volume",
+    "slugify",
+    "version_slug",
+]

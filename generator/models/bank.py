@@ -1,0 +1,196 @@
+"""The probe bank: items, the held-out index, and the bank manifest (``bank/bank.yaml``)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+from typing import Annotated, Literal
+
+from pydantic import Field, model_validator
+
+from generator.models.base import ItemId, Name, Record, Sha256, Slug, VersionId
+
+Status = Literal["draft", "reviewed", "validated"]
+
+
+class Message(Record):
+    """One chat message of a multi-turn prompt."""
+
+    role: Literal["system", "user", "assistant"]
+    """Who speaks."""
+    content: Annotated[str, Field(min_length=1, max_length=20_000)]
+    """What is said."""
+
+
+class NumberCheck(Record):
+    """Tier 0 rule: the last number in the answer equals ``expected`` within ``tolerance``."""
+
+    kind: Literal["number"] = "number"
+    """Discriminator."""
+    expected: Decimal
+    """The correct number."""
+    tolerance: Decimal = Decimal("0")
+    """Largest accepted absolute difference."""
+
+
+class PatternCheck(Record):
+    """Tier 0 rule: every ``required`` regex matches and no ``forbidden`` regex matches."""
+
+    kind: Literal["pattern"] = "pattern"
+    """Discriminator."""
+    required: list[Annotated[str, Field(max_length=500)]] = []
+    """Regular expressions (Python syntax, case-insensitive) that must all match."""
+    forbidden: list[Annotated[str, Field(max_length=500)]] = []
+    """Regular expressions (Python syntax, case-insensitive) none of which may match."""
+    max_words: int | None = Field(default=None, ge=1)
+    """Optional upper bound on the answer's word count."""
+
+    @model_validator(mode="after")
+    def _something_to_check(self) -> PatternCheck:
+        if not (self.required or self.forbidden or self.max_words):
+            raise ValueError("a pattern check needs required, forbidden or max_words")
+        return self
+
+
+Check = Annotated[NumberCheck | PatternCheck, Field(discriminator="kind")]
+
+
+class ValidationStep(Record):
+    """One step of an item's review history."""
+
+    status: Status
+    """The status reached by this step."""
+    by: Name
+    """Who reviewed (a person's name or handle)."""
+    on: dt.date
+    """When."""
+
+
+class ItemMeta(Record):
+    """What the repository may know about any item, public or held out."""
+
+    id: ItemId
+    """Stable id; never reused."""
+    category: Slug
+    """One of the categories declared in ``bank/bank.yaml``."""
+    tier: Literal[0, 1]
+    """0: code decides with a mechanical check; 1: a grader model decides."""
+    added_in: VersionId
+    """Bank version that added the item."""
+    core: bool
+    """True for items of the first bank version: never removed, never reworded."""
+    status: Status
+    """Current validation status; only ``validated`` items count toward published rates."""
+    validation: list[ValidationStep]
+    """Review history, oldest first; its last step's status equals ``status``."""
+    sources: list[Annotated[str, Field(max_length=500)]] = []
+    """Where the probe idea or its facts come from."""
+    text_sha256: Sha256
+    """SHA-256 of the canonical text (prompt, criterion, check): frozen for core items."""
+
+    @model_validator(mode="after")
+    def _history_matches(self) -> ItemMeta:
+        if not self.validation:
+            raise ValueError("validation history is empty")
+        if self.validation[-1].status != self.status:
+            raise ValueError(
+                f"status is {self.status!r} but the last validation step says "
+                f"{self.validation[-1].status!r}"
+            )
+        dates = [step.on for step in self.validation]
+        if dates != sorted(dates):
+            raise ValueError("validation steps are not in date order")
+        return self
+
+
+class BankItem(ItemMeta):
+    """A whole probe: one line of a public bank JSONL, or of the private held-out store."""
+
+    prompt: str | list[Message]
+    """The question: plain text or chat messages."""
+    pass_criterion: Annotated[str, Field(min_length=1, max_length=4_000)]
+    """What an answer must do to pass, written for a human or a grader."""
+    check: Check | None = None
+    """Tier 0 only: the mechanical rule that decides pass or fail."""
+
+    @model_validator(mode="after")
+    def _check_matches_tier(self) -> BankItem:
+        if self.tier == 0 and self.check is None:
+            raise ValueError("a Tier 0 item needs a mechanical check")
+        if self.tier == 1 and self.check is not None:
+            raise ValueError("a Tier 1 item is graded by a model and takes no check")
+        return self
+
+    def meta(self) -> HeldOutEntry:
+        """The item without its text: what the held-out index keeps."""
+        return HeldOutEntry.model_validate(
+            self.model_dump(exclude={"prompt", "pass_criterion", "check"})
+        )
+
+
+class HeldOutEntry(ItemMeta):
+    """One line of ``bank/heldout_index.jsonl``: a held-out item's metadata and text hash."""
+
+
+class Category(Record):
+    """A category of probes, declared by the bank."""
+
+    id: Slug
+    """Stable id used by items."""
+    title: Name
+    """Display title."""
+    description: Annotated[str, Field(max_length=2_000)] = ""
+    """What failures in this category look like."""
+
+
+class BankVersion(Record):
+    """One version of the bank."""
+
+    id: VersionId
+    """Version id (``v1``, ``v1.1`` …); the first listed version is the core."""
+    released: dt.date
+    """Release date."""
+    notes: Annotated[str, Field(max_length=4_000)] = ""
+    """Changelog entry in a sentence or two."""
+    retired: list[ItemId] = []
+    """Items retired from the active bank from this version on (core items stay core)."""
+
+
+class BankManifest(Record):
+    """``bank/bank.yaml``: the bank's name, categories and versions."""
+
+    name: Name
+    """Name of the bank."""
+    license: Name = "CC-BY-4.0"
+    """Licence of the public items."""
+    demonstration: bool = False
+    """True when the bank is demonstration data, labelled so wherever shown."""
+    categories: list[Category] = Field(min_length=1)
+    """Declared categories, in display order."""
+    versions: list[BankVersion] = Field(min_length=1)
+    """Versions in release order."""
+
+    @model_validator(mode="after")
+    def _unique(self) -> BankManifest:
+        for label, ids in (
+            ("category", [c.id for c in self.categories]),
+            ("version", [v.id for v in self.versions]),
+        ):
+            seen: set[str] = set()
+            for ident in ids:
+                if ident in seen:
+                    raise ValueError(f"{label} {ident!r} is declared twice")
+                seen.add(ident)
+        dates = [v.released for v in self.versions]
+        if dates != sorted(dates):
+            raise ValueError("versions are not in release-date order")
+        return self
+
+    def version_ids(self) -> list[str]:
+        """Version ids in release order."""
+        return [v.id for v in self.versions]
+
+    def versions_up_to(self, version: str) -> list[str]:
+        """Version ids from the core up to and including ``version``."""
+        ids = self.version_ids()
+        return ids[: ids.index(version) + 1]

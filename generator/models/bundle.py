@@ -1,0 +1,113 @@
+"""A scan bundle's manifest (``bundle.json``)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from generator.models.base import Name, Record, Sha256, Slug, VersionId
+from generator.models.volume import Judge, Protocol, Role
+
+BUNDLE_FILES = ("draws.jsonl", "verdicts.jsonl", "panel.jsonl", "qualification.jsonl")
+
+
+class Candidate(Record):
+    """The model measured, exactly as reached."""
+
+    api: Name
+    """Exact API string."""
+    family: Slug
+    """Model family."""
+    display_name: Name
+    """The one display name (equal to the volume's)."""
+    role: Role
+    """``candidate`` or ``anchor``."""
+
+
+class Endpoint(Record):
+    """How the model was reached."""
+
+    gateway: Name
+    """Gateway or API the runner called."""
+    serving_provider: Name
+    """Pinned provider that served the model."""
+    no_training: bool
+    """The endpoint declares it does not train on prompts (required for held-out items)."""
+
+
+class Runner(Record):
+    """The program that produced the bundle."""
+
+    name: Name
+    """Runner name."""
+    version: Name
+    """Runner version."""
+
+
+class Recusal(Record):
+    """A judge stood down for a conflict, and who replaced them."""
+
+    judge: Name
+    """API string of the recused grader or judge."""
+    seat: Literal["grader", "panel"]
+    """Which seat was vacated."""
+    reason: Literal["same_family", "is_candidate"]
+    """Why the judge was conflicted."""
+    reserve: Name
+    """API string of the reserve seated instead."""
+
+
+class SeatedJury(Record):
+    """The jury as actually seated for this candidate."""
+
+    grader: Judge
+    """Grader seated."""
+    panel: list[Judge] = Field(min_length=3, max_length=3)
+    """Panel seated."""
+    recusals: list[Recusal] = []
+    """Recusals with their reserves."""
+
+
+class FileEntry(Record):
+    """Hash and size of one bundle file."""
+
+    sha256: Sha256
+    """SHA-256 of the file's bytes."""
+    size: int = Field(ge=0)
+    """Size in bytes."""
+
+
+class RunDates(Record):
+    """When the run happened."""
+
+    started: dt.date
+    """First draw's date."""
+    finished: dt.date
+    """Last draw's date."""
+
+
+class BundleManifest(Record):
+    """``bundle.json``: what was run, how, by what, and the hash of every other file."""
+
+    volume: Annotated[str, Field(pattern=r"^vol-[0-9]{3}$")]
+    """Volume id."""
+    candidate: Candidate
+    """Model measured."""
+    endpoint: Endpoint
+    """How it was reached."""
+    run: RunDates
+    """Run dates."""
+    conditions: Protocol
+    """Conditions as actually used (must equal the volume's protocol)."""
+    bank_version: VersionId
+    """Bank version run."""
+    runner: Runner
+    """Runner name and version."""
+    jury: SeatedJury
+    """The jury as seated, with recusals."""
+    demonstration: bool = False
+    """True for demonstration data."""
+    files: dict[Annotated[str, Field(pattern=r"^[a-z_]+\.jsonl$")], FileEntry]
+    """SHA-256 and size of every other file of the bundle."""

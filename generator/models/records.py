@@ -1,0 +1,163 @@
+"""Line formats of a bundle: draws, verdicts, panel votes, qualification records."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field, model_validator
+
+from generator.models.base import ItemId, Name, Record, Sha256, Slug
+from generator.models.volume import AttemptStatus
+
+Half = Annotated[str, Field(pattern=r"^[A-Z]$")]
+DrawIndex = Annotated[int, Field(ge=1, le=100)]
+MAX_RESPONSE = 200_000
+LOST_STATUSES = frozenset({"provider_error", "timeout"})
+
+
+class Attempt(Record):
+    """One request for a draw."""
+
+    status: AttemptStatus
+    """``ok``, ``provider_error``, ``timeout``, ``empty`` or ``content_filter``."""
+    error_class: Annotated[str, Field(max_length=200)] | None = None
+    """The runner's error class for a failed attempt (e.g. ``HTTP 503``)."""
+    latency_ms: int = Field(ge=0)
+    """Wall time of the request."""
+
+
+class Usage(Record):
+    """Token usage reported by the provider."""
+
+    input_tokens: int = Field(ge=0)
+    """Prompt tokens."""
+    output_tokens: int = Field(ge=0)
+    """Completion tokens."""
+
+
+class Draw(Record):
+    """One answer of the candidate to one item (one line of ``draws.jsonl``)."""
+
+    item: ItemId
+    """Item id."""
+    half: Half
+    """Half (``A``, ``B`` …)."""
+    draw: DrawIndex
+    """Draw index within the half, from 1."""
+    attempts: list[Attempt] = Field(min_length=1, max_length=10)
+    """Every attempt in order; the last one decides the draw's status."""
+    response: Annotated[str, Field(max_length=MAX_RESPONSE)] | None = None
+    """Final response text (public items only)."""
+    response_sha256: Sha256 | None = None
+    """SHA-256 of the final response (held-out items: the text is in the private store)."""
+    finish_reason: Annotated[str, Field(max_length=50)] | None = None
+    """Provider's finish reason."""
+    usage: Usage | None = None
+    """Token usage of the final attempt."""
+    latency_ms: int = Field(ge=0)
+    """Total wall time over attempts."""
+
+    @model_validator(mode="after")
+    def _text_or_hash(self) -> Draw:
+        if self.response is not None and self.response_sha256 is not None:
+            raise ValueError("give response or response_sha256, not both")
+        if self.status in LOST_STATUSES and (
+            self.response is not None or self.response_sha256 is not None
+        ):
+            raise ValueError(f"a draw lost to {self.status} has no response")
+        return self
+
+    @property
+    def status(self) -> str:
+        """Status of the final attempt."""
+        return self.attempts[-1].status
+
+    @property
+    def lost(self) -> bool:
+        """True when provider or transport failures left no answer."""
+        return self.status in LOST_STATUSES
+
+
+VerdictValue = Literal["pass", "fail", "grader_refused", "lost"]
+
+
+class Verdict(Record):
+    """The verdict on one draw (one line of ``verdicts.jsonl``)."""
+
+    item: ItemId
+    """Item id."""
+    half: Half
+    """Half."""
+    draw: DrawIndex
+    """Draw index."""
+    tier: Literal[0, 1]
+    """Tier of the item (0: mechanical check; 1: grader)."""
+    grader: Name | None = None
+    """API string of the grader (``None`` for Tier 0 and lost draws)."""
+    verdict: VerdictValue
+    """``pass``, ``fail``, ``grader_refused`` (not a verdict; the panel decides) or ``lost``."""
+    borderline: bool = False
+    """The grader flagged the draw as borderline (always re-graded by the panel)."""
+    evidence: Annotated[str, Field(max_length=500)] | None = None
+    """Short quote supporting the verdict (never for held-out items)."""
+
+    @model_validator(mode="after")
+    def _grader_matches_tier(self) -> Verdict:
+        if self.tier == 0 and self.grader is not None:
+            raise ValueError("a Tier 0 verdict is decided by code and names no grader")
+        if self.tier == 1 and self.verdict in ("pass", "fail", "grader_refused") and not self.grader:
+            raise ValueError("a Tier 1 verdict names its grader")
+        if self.tier == 0 and self.verdict == "grader_refused":
+            raise ValueError("a Tier 0 verdict cannot be a grader refusal")
+        return self
+
+
+class PanelVote(Record):
+    """One panel judge's vote on one sampled draw (one line of ``panel.jsonl``)."""
+
+    item: ItemId
+    """Item id."""
+    half: Half
+    """Half."""
+    draw: DrawIndex
+    """Draw index."""
+    judge: Name
+    """API string of the judge."""
+    family: Slug
+    """Judge's family."""
+    vote: Literal["pass", "fail", "refused"]
+    """The judge's vote (``refused``: its safety filter declined to grade)."""
+    why: Literal["stratified", "borderline", "grader_refused"]
+    """Why the draw is in the panel sample."""
+
+
+class Qualification(Record):
+    """One qualification probe result of a grader or judge (``qualification.jsonl``)."""
+
+    judge: Name
+    """API string of the grader or judge."""
+    family: Slug
+    """Its family."""
+    probe: Slug
+    """Qualification case id (cases that broke graders before)."""
+    expected: Literal["pass", "fail"]
+    """The correct grade of the case."""
+    got: Literal["pass", "fail", "refused"]
+    """What the judge said (``refused``: its safety filter declined)."""
+
+
+class PrivateResponse(Record):
+    """A held-out response's text in the private store."""
+
+    volume: Annotated[str, Field(pattern=r"^vol-[0-9]{3}$")]
+    """Volume id."""
+    candidate: Slug
+    """Candidate slug."""
+    item: ItemId
+    """Item id."""
+    half: Half
+    """Half."""
+    draw: DrawIndex
+    """Draw index."""
+    text: Annotated[str, Field(max_length=MAX_RESPONSE)]
+    """The response."""

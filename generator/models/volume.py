@@ -1,0 +1,160 @@
+"""A volume: one published round (``bundles/<volume>/volume.yaml``)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+from typing import Annotated, Literal
+
+from pydantic import Field, model_validator
+
+from generator.models.base import Name, Record, Sha256, Slug, VersionId
+
+AttemptStatus = Literal["ok", "provider_error", "timeout", "empty", "content_filter"]
+Role = Literal["candidate", "anchor"]
+
+
+class Protocol(Record):
+    """The frozen conditions every draw of the volume is taken under."""
+
+    halves: list[Annotated[str, Field(pattern=r"^[A-Z]$")]] = Field(min_length=1, max_length=4)
+    """Names of the independent halves, e.g. ``["A", "B"]``."""
+    draws_per_half: int = Field(ge=1, le=100)
+    """Draws of every item in every half."""
+    temperature: Decimal = Field(ge=0, le=2)
+    """Sampling temperature."""
+    max_output_tokens: int = Field(ge=1)
+    """Output token budget per draw."""
+    system_prompt_sha256: Sha256
+    """SHA-256 of the system prompt every draw used."""
+    tools: bool = False
+    """Whether tools were enabled (the example protocol keeps them off)."""
+    retry_on: list[AttemptStatus] = ["provider_error", "timeout"]
+    """Attempt statuses after which a retry is allowed; never after a valid answer."""
+    max_attempts: int = Field(default=3, ge=1, le=10)
+    """Most attempts per draw."""
+
+    @model_validator(mode="after")
+    def _sane(self) -> Protocol:
+        if len(set(self.halves)) != len(self.halves):
+            raise ValueError("halves are not distinct")
+        if "ok" in self.retry_on:
+            raise ValueError("retry_on may not contain 'ok': never retry after a valid answer")
+        return self
+
+
+class Thresholds(Record):
+    """Pre-registered decision rules, fixed before any result is seen."""
+
+    circuit_breaker_error_share: Decimal = Field(gt=0, lt=1)
+    """A bundle whose share of lost draws reaches this trips the circuit breaker."""
+    ac1_floor: Decimal = Field(ge=-1, le=1)
+    """Gwet's AC1 among the panel must be at least this to publish."""
+    panel_sample_fraction: Decimal = Field(gt=0, le=1)
+    """Share of judged draws of every stratum the panel re-grades."""
+    sample_seed: int = Field(ge=0)
+    """Seed of the panel sample (reproduced by the agreement gate)."""
+    confidence: Decimal = Field(default=Decimal("0.95"), gt=0, lt=1)
+    """Confidence level of every published interval."""
+    resamples: int = Field(default=2000, ge=100, le=100_000)
+    """Bootstrap resamples behind intervals."""
+    interval_seed: int = Field(default=20260101, ge=0)
+    """Seed of every bootstrap."""
+    max_qualification_refusals: int = Field(default=1, ge=0)
+    """A judge refusing more qualification probes than this is not qualified."""
+
+
+class Judge(Record):
+    """A grading model, named by its exact API string and family."""
+
+    api: Name
+    """Exact API string."""
+    family: Slug
+    """Model family (judges never grade their own family)."""
+
+
+class Jury(Record):
+    """Who grades: the Tier 1 grader, the three-judge panel and the reserves."""
+
+    grader: Judge
+    """Grades every draw of Tier 1 items."""
+    panel: list[Judge] = Field(min_length=3, max_length=3)
+    """Three judges of three families re-grading the panel sample."""
+    reserves: list[Judge] = []
+    """Seated in place of a recused grader or judge."""
+
+    def members(self) -> list[Judge]:
+        """Grader, panel and reserves in that order."""
+        return [self.grader, *self.panel, *self.reserves]
+
+
+class CandidateRef(Record):
+    """A candidate or anchor as the volume lists it."""
+
+    api: Name
+    """Exact API string."""
+    display_name: Name
+    """The one name shown everywhere."""
+    role: Role
+    """``candidate`` or ``anchor`` (a reference model measured in every volume)."""
+    run_date: dt.date
+    """Date of the run (a model is always named with its run date)."""
+
+
+class Preregistration(Record):
+    """Hash of the protocol, thresholds and jury, fixed before any run."""
+
+    sha256: Sha256
+    """SHA-256 of the canonical JSON of ``{"jury", "protocol", "thresholds"}``."""
+    registered: dt.date
+    """Day the hash was fixed; must precede every run."""
+
+
+class Window(Record):
+    """Dates between which every run of the volume happened."""
+
+    start: dt.date
+    """First allowed run date."""
+    end: dt.date
+    """Last allowed run date."""
+
+
+class Volume(Record):
+    """``bundles/<volume>/volume.yaml``: one published round."""
+
+    id: Annotated[str, Field(pattern=r"^vol-[0-9]{3}$")]
+    """``vol-001`` …"""
+    title: Name
+    """Display title."""
+    publication_date: dt.date
+    """Date printed on the publication (also its reproducible timestamp)."""
+    bank_version: VersionId
+    """Bank version every candidate ran."""
+    demonstration: bool = False
+    """True for demonstration data; every output then says so."""
+    window: Window
+    """Allowed run dates."""
+    protocol: Protocol
+    """Frozen run conditions."""
+    thresholds: Thresholds
+    """Pre-registered decision rules."""
+    jury: Jury
+    """Grader, panel, reserves."""
+    preregistration: Preregistration
+    """Hash binding protocol, thresholds and jury before the results."""
+    candidates: list[CandidateRef] = Field(min_length=1)
+    """Candidates and anchors, one bundle each."""
+    erratum_of: Annotated[str, Field(pattern=r"^vol-[0-9]{3}$")] | None = None
+    """Set when this volume corrects an earlier one."""
+
+    @model_validator(mode="after")
+    def _dates(self) -> Volume:
+        if self.window.start > self.window.end:
+            raise ValueError("window.start is after window.end")
+        if self.window.end > self.publication_date:
+            raise ValueError("runs may not end after the publication date")
+        return self
+
+    def draws_per_item(self) -> int:
+        """Scheduled draws of every item."""
+        return len(self.protocol.halves) * self.protocol.draws_per_half
