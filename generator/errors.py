@@ -21,8 +21,8 @@ class Problem:
         return f"{self.path}:{self.line}" if self.line is not None else self.path
 
     def __str__(self) -> str:
-        text = f"{self.location()}: {self.message}"
-        return f"{text} ({self.fix})" if self.fix else text
+        text = f"{self.location()}: {self.message} [{self.rule}]"
+        return f"{text}; fix: {self.fix}" if self.fix else text
 
 
 class ProbepressError(Exception):

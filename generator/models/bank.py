@@ -8,12 +8,12 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from generator.models.base import ItemId, Name, Record, Sha256, Slug, VersionId
+from generator.models.base import ItemId, Name, Part, Record, Sha256, Slug, VersionId
 
 Status = Literal["draft", "reviewed", "validated"]
 
 
-class Message(Record):
+class Message(Part):
     """One chat message of a multi-turn prompt."""
 
     role: Literal["system", "user", "assistant"]
@@ -22,7 +22,7 @@ class Message(Record):
     """What is said."""
 
 
-class NumberCheck(Record):
+class NumberCheck(Part):
     """Tier 0 rule: the last number in the answer equals ``expected`` within ``tolerance``."""
 
     kind: Literal["number"] = "number"
@@ -33,7 +33,7 @@ class NumberCheck(Record):
     """Largest accepted absolute difference."""
 
 
-class PatternCheck(Record):
+class PatternCheck(Part):
     """Tier 0 rule: every ``required`` regex matches and no ``forbidden`` regex matches."""
 
     kind: Literal["pattern"] = "pattern"
@@ -55,7 +55,7 @@ class PatternCheck(Record):
 Check = Annotated[NumberCheck | PatternCheck, Field(discriminator="kind")]
 
 
-class ValidationStep(Record):
+class ValidationStep(Part):
     """One step of an item's review history."""
 
     status: Status
@@ -132,7 +132,7 @@ class HeldOutEntry(ItemMeta):
     """One line of ``bank/heldout_index.jsonl``: a held-out item's metadata and text hash."""
 
 
-class Category(Record):
+class Category(Part):
     """A category of probes, declared by the bank."""
 
     id: Slug
@@ -143,7 +143,7 @@ class Category(Record):
     """What failures in this category look like."""
 
 
-class BankVersion(Record):
+class BankVersion(Part):
     """One version of the bank."""
 
     id: VersionId

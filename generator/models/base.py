@@ -37,15 +37,18 @@ def version_slug(version: str) -> str:
     return version.replace(".", "_")
 
 
-class Record(BaseModel):
-    """Base of every file format: unknown fields are rejected, instances are frozen."""
+class Part(BaseModel):
+    """Base of every part of a file format: unknown fields are rejected, instances frozen."""
 
-    model_config = ConfigDict(
-        extra="forbid",
-        frozen=True,
-        use_attribute_docstrings=True,
-        str_strip_whitespace=False,
-    )
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
+
+    def dump(self) -> dict[str, Any]:
+        """JSON-ready dict (decimals as strings, dates as ISO text)."""
+        return self.model_dump(mode="json")
+
+
+class Record(Part):
+    """Base of every file format (a whole file, or one JSONL line): versioned."""
 
     supported_schema_version: ClassVar[int] = SCHEMA_VERSION
 
@@ -61,7 +64,3 @@ class Record(BaseModel):
                 f"({cls.supported_schema_version}); upgrade probepress"
             )
         return value
-
-    def dump(self) -> dict[str, Any]:
-        """JSON-ready dict (decimals as strings, dates as ISO text)."""
-        return self.model_dump(mode="json")

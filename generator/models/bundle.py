@@ -7,13 +7,13 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from generator.models.base import Name, Record, Sha256, Slug, VersionId
+from generator.models.base import Name, Part, Record, Sha256, Slug, VersionId
 from generator.models.volume import Judge, Protocol, Role
 
 BUNDLE_FILES = ("draws.jsonl", "verdicts.jsonl", "panel.jsonl", "qualification.jsonl")
 
 
-class Candidate(Record):
+class Candidate(Part):
     """The model measured, exactly as reached."""
 
     api: Name
@@ -26,7 +26,7 @@ class Candidate(Record):
     """``candidate`` or ``anchor``."""
 
 
-class Endpoint(Record):
+class Endpoint(Part):
     """How the model was reached."""
 
     gateway: Name
@@ -37,7 +37,7 @@ class Endpoint(Record):
     """The endpoint declares it does not train on prompts (required for held-out items)."""
 
 
-class Runner(Record):
+class Runner(Part):
     """The program that produced the bundle."""
 
     name: Name
@@ -46,7 +46,7 @@ class Runner(Record):
     """Runner version."""
 
 
-class Recusal(Record):
+class Recusal(Part):
     """A judge stood down for a conflict, and who replaced them."""
 
     judge: Name
@@ -59,7 +59,7 @@ class Recusal(Record):
     """API string of the reserve seated instead."""
 
 
-class SeatedJury(Record):
+class SeatedJury(Part):
     """The jury as actually seated for this candidate."""
 
     grader: Judge
@@ -70,7 +70,7 @@ class SeatedJury(Record):
     """Recusals with their reserves."""
 
 
-class FileEntry(Record):
+class FileEntry(Part):
     """Hash and size of one bundle file."""
 
     sha256: Sha256
@@ -79,7 +79,7 @@ class FileEntry(Record):
     """Size in bytes."""
 
 
-class RunDates(Record):
+class RunDates(Part):
     """When the run happened."""
 
     started: dt.date
@@ -109,5 +109,5 @@ class BundleManifest(Record):
     """The jury as seated, with recusals."""
     demonstration: bool = False
     """True for demonstration data."""
-    files: dict[Annotated[str, Field(pattern=r"^[a-z_]+\.jsonl$")], FileEntry]
+    files: dict[Annotated[str, Field(min_length=1, max_length=255)], FileEntry]
     """SHA-256 and size of every other file of the bundle."""

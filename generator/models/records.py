@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from generator.models.base import ItemId, Name, Record, Sha256, Slug
+from generator.models.base import ItemId, Name, Part, Record, Sha256, Slug
 from generator.models.volume import AttemptStatus
 
 Half = Annotated[str, Field(pattern=r"^[A-Z]$")]
@@ -15,7 +15,7 @@ MAX_RESPONSE = 200_000
 LOST_STATUSES = frozenset({"provider_error", "timeout"})
 
 
-class Attempt(Record):
+class Attempt(Part):
     """One request for a draw."""
 
     status: AttemptStatus
@@ -26,7 +26,7 @@ class Attempt(Record):
     """Wall time of the request."""
 
 
-class Usage(Record):
+class Usage(Part):
     """Token usage reported by the provider."""
 
     input_tokens: int = Field(ge=0)
@@ -105,7 +105,11 @@ class Verdict(Record):
     def _grader_matches_tier(self) -> Verdict:
         if self.tier == 0 and self.grader is not None:
             raise ValueError("a Tier 0 verdict is decided by code and names no grader")
-        if self.tier == 1 and self.verdict in ("pass", "fail", "grader_refused") and not self.grader:
+        if (
+            self.tier == 1
+            and self.verdict in ("pass", "fail", "grader_refused")
+            and not self.grader
+        ):
             raise ValueError("a Tier 1 verdict names its grader")
         if self.tier == 0 and self.verdict == "grader_refused":
             raise ValueError("a Tier 0 verdict cannot be a grader refusal")

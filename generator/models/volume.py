@@ -8,13 +8,13 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from generator.models.base import Name, Record, Sha256, Slug, VersionId
+from generator.models.base import Name, Part, Record, Sha256, Slug, VersionId
 
 AttemptStatus = Literal["ok", "provider_error", "timeout", "empty", "content_filter"]
 Role = Literal["candidate", "anchor"]
 
 
-class Protocol(Record):
+class Protocol(Part):
     """The frozen conditions every draw of the volume is taken under."""
 
     halves: list[Annotated[str, Field(pattern=r"^[A-Z]$")]] = Field(min_length=1, max_length=4)
@@ -43,7 +43,7 @@ class Protocol(Record):
         return self
 
 
-class Thresholds(Record):
+class Thresholds(Part):
     """Pre-registered decision rules, fixed before any result is seen."""
 
     circuit_breaker_error_share: Decimal = Field(gt=0, lt=1)
@@ -64,7 +64,7 @@ class Thresholds(Record):
     """A judge refusing more qualification probes than this is not qualified."""
 
 
-class Judge(Record):
+class Judge(Part):
     """A grading model, named by its exact API string and family."""
 
     api: Name
@@ -73,7 +73,7 @@ class Judge(Record):
     """Model family (judges never grade their own family)."""
 
 
-class Jury(Record):
+class Jury(Part):
     """Who grades: the Tier 1 grader, the three-judge panel and the reserves."""
 
     grader: Judge
@@ -88,7 +88,7 @@ class Jury(Record):
         return [self.grader, *self.panel, *self.reserves]
 
 
-class CandidateRef(Record):
+class CandidateRef(Part):
     """A candidate or anchor as the volume lists it."""
 
     api: Name
@@ -101,7 +101,7 @@ class CandidateRef(Record):
     """Date of the run (a model is always named with its run date)."""
 
 
-class Preregistration(Record):
+class Preregistration(Part):
     """Hash of the protocol, thresholds and jury, fixed before any run."""
 
     sha256: Sha256
@@ -110,7 +110,7 @@ class Preregistration(Record):
     """Day the hash was fixed; must precede every run."""
 
 
-class Window(Record):
+class Window(Part):
     """Dates between which every run of the volume happened."""
 
     start: dt.date

@@ -1,0 +1,248 @@
+"""The ``probepress`` command: a thin skin over the library.
+
+Exit codes: 0 success; 1 the command ran and found a problem (a check or gate failed, a
+regenerated file differs); 2 the command could not run (usage, missing or invalid input).
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+import click
+
+from generator import __version__
+from generator.console import err, out, print_json, progress
+from generator.errors import CheckFailed, ProbepressError, Problem, UsageError
+from generator.store import Bounds, Layout, load_volume
+
+CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+EPILOG = "Exit codes: 0 ok; 1 a check or gate failed; 2 usage error or unreadable input."
+
+
+@dataclass
+class State:
+    """Options shared by every command."""
+
+    layout: Layout
+    traceback: bool
+    private_option: Path | None = None
+    bounds: Bounds = field(default_factory=Bounds)
+
+
+class Group(click.Group):
+    """Turns expected errors into one clear message and an exit code, never a traceback."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except ProbepressError as exc:
+            state = ctx.find_object(State)
+            if state is not None and state.traceback:
+                raise
+            err.print(exc.render(), markup=False)
+            sys.exit(exc.exit_code)
+
+
+@click.group(cls=Group, context_settings=CONTEXT_SETTINGS, epilog=EPILOG)
+@click.version_option(__version__, prog_name="probepress")
+@click.option(
+    "--root",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=".",
+    show_default=True,
+    help="Publication root (a directory with bank/, bundles/, figures/, site_src/ …).",
+)
+@click.option(
+    "--private",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Private store of held-out texts [default: $PROBEPRESS_PRIVATE or ROOT/.private].",
+)
+@click.option(
+    "--limit",
+    "limits",
+    multiple=True,
+    metavar="NAME=N",
+    help="Raise or lower a reader bound: max_file_bytes, max_line_bytes, max_records, "
+    "max_yaml_bytes (repeatable).",
+)
+@click.option("-v", "--traceback", is_flag=True, help="Show tracebacks (for debugging).")
+@click.pass_context
+def main(
+    ctx: click.Context, root: Path, private: Path | None, limits: tuple[str, ...], traceback: bool
+) -> None:
+    """Publish an adversarial LLM probe bank's results with receipts.
+
+    Start with `probepress demo` (writes the example publication) and
+    `probepress show vol-001`.
+    """
+    ctx.obj = State(Layout.at(root, private), traceback, private, _parse_limits(limits))
+
+
+def _parse_limits(limits: tuple[str, ...]) -> Bounds:
+    names = {f.name for f in fields(Bounds)}
+    values: dict[str, int] = {}
+    for text in limits:
+        name, _, value = text.partition("=")
+        if name not in names or not value.isdigit() or int(value) < 1:
+            raise click.BadParameter(
+                f"expected NAME=N with NAME one of {', '.join(sorted(names))}, got {text!r}",
+                param_hint="--limit",
+            )
+        values[name] = int(value)
+    return replace(Bounds(), **values)
+
+
+pass_state = click.make_pass_decorator(State)
+
+
+def _parse_scale(text: str) -> dict[str, int]:
+    parts: dict[str, int] = {}
+    for chunk in text.split(","):
+        key, _, value = chunk.partition("=")
+        if key.strip() not in ("candidates", "items") or not value.strip().isdigit():
+            raise UsageError(f"--scale takes candidates=N,items=M, got {text!r}")
+        parts[key.strip()] = int(value)
+    if set(parts) != {"candidates", "items"} or min(parts.values()) < 1:
+        raise UsageError(f"--scale needs both candidates=N and items=M (N, M ≥ 1), got {text!r}")
+    return parts
+
+
+@main.command(epilog=EPILOG)
+@click.option("--check", is_flag=True, help="Regenerate in memory and compare; write nothing.")
+@click.option("--scale", metavar="candidates=N,items=M", help="A synthetic volume of this size.")
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Write into this directory (required with --scale) instead of --root.",
+)
+@pass_state
+def demo(state: State, check: bool, scale: str | None, out_dir: Path | None) -> None:
+    """Write the example publication's inputs (bank, bundles, private store) from its seed.
+
+    With --check, regenerate in memory and exit 1 if any committed byte differs.
+    """
+    from generator.demo import build as demo_build
+    from generator.demo.spec import EXAMPLE, scaled
+
+    spec = EXAMPLE
+    layout = state.layout
+    if scale:
+        if out_dir is None:
+            raise UsageError("--scale needs --out DIR (the example in --root is never overwritten)")
+        size = _parse_scale(scale)
+        spec = scaled(size["candidates"], size["items"])
+    if out_dir is not None:
+        layout = Layout.at(out_dir, state.private_option or out_dir / ".private")
+    total = sum(len(v.candidates) for v in spec.volumes)
+    with progress("simulating bundles", total) as step:
+        output = demo_build.build(spec, progress=step)
+    if check:
+        diffs = demo_build.differences(output, layout)
+        if diffs:
+            raise CheckFailed(
+                "the example differs from what its seed produces "
+                "(run `probepress demo` and review the diff):",
+                [Problem(d.path, None, "demo-drift", d.what) for d in diffs],
+            )
+        err.print(f"example is byte-identical to its seed ({len(output.public)} files)")
+        return
+    changed = demo_build.write(output, layout)
+    err.print(
+        f"wrote the example into {layout.root} ({len(output.public)} files, {len(changed)} "
+        f"changed); held-out texts in {layout.private}",
+        markup=False,
+    )
+
+
+@main.command(epilog=EPILOG)
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Directory for the schemas [default: ROOT/site_src/downloads/schemas].",
+)
+@click.option("--check", is_flag=True, help="Exit 1 if the schemas on disk drift from the models.")
+@pass_state
+def schema(state: State, out_dir: Path | None, check: bool) -> None:
+    """Write the JSON Schema of every file format."""
+    from generator.schema import SCHEMA_DIR, drift, write_schemas
+
+    directory = out_dir or state.layout.root / SCHEMA_DIR
+    if check:
+        stale = drift(directory)
+        if stale:
+            raise CheckFailed(
+                f"schemas in {directory} drift from the models: {', '.join(stale)} "
+                "(run `probepress schema` to rewrite them)"
+            )
+        err.print(f"schemas in {directory} match the models")
+        return
+    changed = write_schemas(directory)
+    err.print(f"wrote schemas to {directory} ({len(changed)} changed)")
+
+
+@main.command(epilog=EPILOG)
+@click.argument("volume")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output on stdout.")
+@pass_state
+def show(state: State, volume: str, as_json: bool) -> None:
+    """Summarise VOLUME: bank version, candidates and roles, jury, counts."""
+    from generator.summary import summarise
+
+    with progress(f"reading {volume}") as step:
+        data = load_volume(state.layout, volume, bounds=state.bounds, progress=step)
+    summary = summarise(data)
+    if as_json:
+        print_json(summary)
+        return
+    _print_summary(summary)
+
+
+def _print_summary(s: dict[str, Any]) -> None:
+    from rich.table import Table
+
+    items = s["items"]
+    label = " [demonstration data]" if s["demonstration"] else ""
+    out.print(f"{s['volume']}: {s['title']}{label}", markup=False)
+    out.print(
+        f"bank {s['bank_version']}: {items['total']} items ({items['core']} core, "
+        f"{items['public']} public, {items['held_out']} held out, {items['tier0']} Tier 0, "
+        f"{items['validated']} validated)",
+        markup=False,
+    )
+    p = s["protocol"]
+    out.print(
+        f"protocol: {len(p['halves'])} halves × {p['draws_per_half']} draws, temperature "
+        f"{p['temperature']}, {p['max_output_tokens']} max output tokens",
+        markup=False,
+    )
+    jury = s["jury"]
+    out.print(
+        "jury: grader "
+        + f"{jury['grader']['api']} ({jury['grader']['family']}); panel "
+        + ", ".join(f"{j['api']} ({j['family']})" for j in jury["panel"])
+        + "; reserves "
+        + (", ".join(f"{j['api']} ({j['family']})" for j in jury["reserves"]) or "none"),
+        markup=False,
+    )
+    table = Table(
+        "candidate", "role", "run date", "draws", "lost", "verdicts", "panel votes", "recused"
+    )
+    for c in s["candidates"]:
+        table.add_row(
+            c["display_name"] + f"\n{c['api']}",
+            c["role"],
+            c["run_date"],
+            str(c["draws"]),
+            str(c["lost_draws"]),
+            str(c["verdicts"]),
+            str(c["panel_votes"]),
+            ", ".join(c["recusals"]) or "—",
+        )
+    out.print(table)

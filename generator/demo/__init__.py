@@ -1,0 +1,1 @@
+"""The example publication: declared data, content, a seeded simulation and a writer."""

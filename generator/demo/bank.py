@@ -1,0 +1,129 @@
+"""Build the example bank from its content files and the procedural held-out generator."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+import yaml
+
+from generator.demo import heldout
+from generator.demo.spec import REVIEWERS, DemoSpec
+from generator.models.bank import BankItem, BankManifest, BankVersion, Category
+from generator.store.bank import item_text_sha256
+
+
+@dataclass(frozen=True)
+class DemoItem:
+    """A bank item plus the example responses the simulation draws from."""
+
+    item: BankItem
+    heldout: bool
+    pass_responses: tuple[str, ...]
+    fail_responses: tuple[str, ...]
+    source: dict[str, Any]
+
+
+def _data(name: str) -> Any:
+    text = resources.files("generator.demo").joinpath("data", name).read_text("utf-8")
+    return yaml.safe_load(text)
+
+
+def categories() -> list[Category]:
+    """The example's declared categories."""
+    return [Category.model_validate(c) for c in _data("categories.yaml")]
+
+
+def _history(status: str, released: dt.date, rng: random.Random) -> list[dict[str, Any]]:
+    steps = ["draft", "reviewed", "validated"]
+    reached = steps[: steps.index(status) + 1]
+    people = rng.sample(REVIEWERS, k=len(reached))
+    start = released - dt.timedelta(days=10 + 3 * len(reached))
+    return [
+        {"status": s, "by": who, "on": (start + dt.timedelta(days=3 * n)).isoformat()}
+        for n, (s, who) in enumerate(zip(reached, people, strict=True))
+    ]
+
+
+def _make_item(
+    raw: dict[str, Any], first_version: str, released: dt.date, rng: random.Random
+) -> BankItem:
+    check = raw.get("check")
+    data = {
+        "id": raw["id"],
+        "category": raw["category"],
+        "tier": raw["tier"],
+        "added_in": raw["added_in"],
+        "core": raw["added_in"] == first_version,
+        "status": raw.get("status", "validated"),
+        "validation": _history(raw.get("status", "validated"), released, rng),
+        "sources": list(raw.get("sources", [])),
+        "prompt": raw["prompt"],
+        "pass_criterion": raw["pass_criterion"],
+        "check": check,
+    }
+    probe = BankItem.model_validate({**data, "text_sha256": "0" * 64})
+    dumped = probe.model_dump(mode="json", include={"prompt", "pass_criterion", "check"})
+    digest = item_text_sha256(dumped["prompt"], dumped["pass_criterion"], dumped.get("check"))
+    return BankItem.model_validate({**data, "text_sha256": digest})
+
+
+def _scaled_raw(
+    public: list[dict[str, Any]], held: list[dict[str, Any]], total: int
+) -> list[tuple[dict[str, Any], bool]]:
+    pool = [(r, False) for r in public] + [(r, True) for r in held]
+    out: list[tuple[dict[str, Any], bool]] = []
+    for n in range(total):
+        raw, is_held = pool[n % len(pool)]
+        if n >= len(pool):
+            variant = n // len(pool)
+            prompt = raw["prompt"]
+            suffix = f" (variant {variant})"
+            if isinstance(prompt, str):
+                prompt = prompt + suffix
+            else:
+                prompt = [*prompt[:-1], {**prompt[-1], "content": prompt[-1]["content"] + suffix}]
+            raw = {**raw, "id": f"{raw['id']}-r{variant}", "prompt": prompt}
+        out.append(({**raw, "added_in": "v1", "status": "validated"}, is_held))
+    return out
+
+
+def build_bank(spec: DemoSpec) -> tuple[BankManifest, list[DemoItem]]:
+    """The example's bank manifest and every item (public and held out) with responses."""
+    rng = random.Random(f"{spec.seed}:bank")
+    public_raw: list[dict[str, Any]] = _data("public_items.yaml")
+    held_raw = heldout.heldout_items(random.Random(f"{spec.seed}:heldout"))
+    released = {v.id: v.released for v in spec.versions}
+    first = spec.versions[0].id
+    if spec.extra_items:
+        chosen = _scaled_raw(public_raw, held_raw, spec.extra_items)
+    else:
+        chosen = [(r, False) for r in public_raw] + [(r, True) for r in held_raw]
+    items = []
+    for raw, is_held in chosen:
+        item = _make_item(raw, first, released[raw["added_in"]], rng)
+        responses = raw.get("responses", {})
+        items.append(
+            DemoItem(
+                item=item,
+                heldout=is_held,
+                pass_responses=tuple(responses.get("pass", ())),
+                fail_responses=tuple(responses.get("fail", ())),
+                source=raw,
+            )
+        )
+    items.sort(key=lambda d: d.item.id)
+    manifest = BankManifest(
+        name=spec.name,
+        license="CC-BY-4.0",
+        demonstration=True,
+        categories=categories(),
+        versions=[
+            BankVersion(id=v.id, released=v.released, notes=v.notes)
+            for v in spec.versions
+        ],
+    )
+    return manifest, items

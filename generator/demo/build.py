@@ -1,0 +1,265 @@
+"""Write the example publication's inputs (bank, bundles, private store) from a seed.
+
+All files are produced in memory first, then written atomically; ``check`` regenerates
+and compares bytes without writing, so ``probepress demo --check`` proves the committed
+example is exactly what the seed produces.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from generator.canonical import dumps, dumps_line, write_bytes
+from generator.demo.bank import DemoItem, build_bank
+from generator.demo.simulate import seat_jury, simulate_bundle
+from generator.demo.spec import EXAMPLE, SYSTEM_PROMPT, DemoSpec, JudgeSpec, VolumeSpec
+from generator.hashing import sha256_bytes, sha256_text
+from generator.models import BundleManifest, Draw, PanelVote, Qualification, Verdict, Volume
+from generator.models.bank import BankItem, HeldOutEntry
+from generator.models.base import Record, slugify
+from generator.models.records import PrivateResponse
+from generator.models.volume import Jury, Protocol, Thresholds
+from generator.store.paths import Layout
+
+Files = dict[str, bytes]
+Progress = Callable[[str], None]
+HEADER = "# Demonstration data written by `probepress demo` (seed {seed}). Do not edit by hand.\n"
+
+
+@dataclass(frozen=True)
+class DemoOutput:
+    """Files of the publication root and of the private store, by relative path."""
+
+    public: Files
+    private: Files
+
+
+def _jsonl(model: type[Record], rows: list[dict[str, Any]]) -> bytes:
+    text = "".join(
+        dumps_line(model.model_validate(r).model_dump(mode="json", exclude_none=True)) for r in rows
+    )
+    return text.encode("utf-8")
+
+
+def _yaml(data: dict[str, Any], seed: int) -> bytes:
+    body = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
+    return (HEADER.format(seed=seed) + body).encode("utf-8")
+
+
+def preregistration_sha256(protocol: Protocol, thresholds: Thresholds, jury: Jury) -> str:
+    """Hash binding the protocol, thresholds and jury (see the config gate)."""
+    return sha256_text(
+        dumps_line(
+            {
+                "jury": jury.model_dump(mode="json"),
+                "protocol": protocol.model_dump(mode="json"),
+                "thresholds": thresholds.model_dump(mode="json"),
+            }
+        )
+    )
+
+
+def _judge(j: JudgeSpec) -> dict[str, str]:
+    return {"api": j.api, "family": j.family}
+
+
+def _volume(spec: DemoSpec, vol: VolumeSpec, run_dates: dict[str, dt.date]) -> Volume:
+    protocol = Protocol(
+        halves=list(vol.halves),
+        draws_per_half=vol.draws_per_half,
+        temperature=vol.temperature,
+        max_output_tokens=vol.max_output_tokens,
+        system_prompt_sha256=sha256_text(SYSTEM_PROMPT),
+        tools=False,
+    )
+    thresholds = Thresholds(
+        circuit_breaker_error_share=vol.circuit_breaker,
+        ac1_floor=vol.ac1_floor,
+        panel_sample_fraction=vol.panel_fraction,
+        sample_seed=vol.sample_seed,
+    )
+    jury = Jury.model_validate(
+        {
+            "grader": _judge(spec.jury.grader),
+            "panel": [_judge(j) for j in spec.jury.panel],
+            "reserves": [
+                _judge(j) for j in (*spec.jury.reserve_graders, *spec.jury.reserve_judges)
+            ],
+        }
+    )
+    return Volume.model_validate(
+        {
+            "id": vol.id,
+            "title": vol.title,
+            "publication_date": vol.publication_date,
+            "bank_version": vol.bank_version,
+            "demonstration": True,
+            "window": {"start": vol.start, "end": vol.end},
+            "protocol": protocol,
+            "thresholds": thresholds,
+            "jury": jury,
+            "preregistration": {
+                "sha256": preregistration_sha256(protocol, thresholds, jury),
+                "registered": vol.preregistered or vol.start,
+            },
+            "candidates": [
+                {
+                    "api": c.api,
+                    "display_name": c.display_name,
+                    "role": c.role,
+                    "run_date": run_dates[c.api],
+                }
+                for c in vol.candidates
+            ],
+        }
+    )
+
+
+def _volume_items(spec: DemoSpec, items: list[DemoItem], version: str) -> list[DemoItem]:
+    order = [v.id for v in spec.versions]
+    allowed = set(order[: order.index(version) + 1])
+    return [d for d in items if d.item.added_in in allowed]
+
+
+def build(spec: DemoSpec = EXAMPLE, progress: Progress | None = None) -> DemoOutput:
+    """Every file of the example, in memory."""
+    manifest, items = build_bank(spec)
+    public: Files = {
+        "bank/bank.yaml": _yaml(manifest.model_dump(mode="json", exclude_none=True), spec.seed),
+        "bank/public.jsonl": _jsonl(
+            BankItem, [d.item.model_dump(mode="json") for d in items if not d.heldout]
+        ),
+        "bank/heldout_index.jsonl": _jsonl(
+            HeldOutEntry,
+            [d.item.meta().model_dump(mode="json") for d in items if d.heldout],
+        ),
+    }
+    private: Files = {
+        "heldout_items.jsonl": _jsonl(
+            BankItem, [d.item.model_dump(mode="json") for d in items if d.heldout]
+        ),
+    }
+    for vol in spec.volumes:
+        dates_rng = random.Random(f"{spec.seed}:{vol.id}:dates")
+        span = (vol.end - vol.start).days
+        run_dates = {
+            c.api: vol.start + dt.timedelta(days=dates_rng.randint(0, span - 1))
+            for c in vol.candidates
+        }
+        volume = _volume(spec, vol, run_dates)
+        public[f"bundles/{vol.id}/volume.yaml"] = _yaml(
+            volume.model_dump(mode="json", exclude_none=True), spec.seed
+        )
+        vol_items = _volume_items(spec, items, vol.bank_version)
+        for cand in vol.candidates:
+            slug = slugify(cand.api)
+            if progress is not None:
+                progress(f"{vol.id}/{slug}")
+            seating = seat_jury(spec.jury, cand)
+            run_date = run_dates[cand.api]
+            lines = simulate_bundle(spec, vol, cand, slug, vol_items, seating, run_date)
+            files = {
+                "draws.jsonl": _jsonl(Draw, lines.draws),
+                "verdicts.jsonl": _jsonl(Verdict, lines.verdicts),
+                "panel.jsonl": _jsonl(PanelVote, lines.panel),
+                "qualification.jsonl": _jsonl(Qualification, lines.qualification),
+            }
+            bundle = BundleManifest.model_validate(
+                {
+                    "volume": vol.id,
+                    "candidate": {
+                        "api": cand.api,
+                        "family": cand.family,
+                        "display_name": cand.display_name,
+                        "role": cand.role,
+                    },
+                    "endpoint": {
+                        "gateway": cand.gateway,
+                        "serving_provider": cand.provider,
+                        "no_training": True,
+                    },
+                    "run": {
+                        "started": run_date,
+                        "finished": min(run_date + dt.timedelta(days=1), vol.end),
+                    },
+                    "conditions": volume.protocol,
+                    "bank_version": vol.bank_version,
+                    "runner": {"name": "demo-runner", "version": "1.4.2"},
+                    "jury": {
+                        "grader": _judge(seating.grader),
+                        "panel": [_judge(j) for j in seating.panel],
+                        "recusals": list(seating.recusals),
+                    },
+                    "demonstration": True,
+                    "files": {
+                        n: {"sha256": sha256_bytes(b), "size": len(b)} for n, b in files.items()
+                    },
+                }
+            )
+            base = f"bundles/{vol.id}/{slug}"
+            public[f"{base}/bundle.json"] = dumps(
+                bundle.model_dump(mode="json", exclude_none=True)
+            ).encode()
+            for name, data in files.items():
+                public[f"{base}/{name}"] = data
+            private[f"responses/{vol.id}/{slug}.jsonl"] = _jsonl(PrivateResponse, lines.private)
+    return DemoOutput(public=public, private=private)
+
+
+def _owned(root: Path) -> list[Path]:
+    """Files under the folders the demo owns (so stale ones can be removed or reported)."""
+    found: list[Path] = []
+    for folder in ("bank", "bundles"):
+        base = root / folder
+        if base.is_dir():
+            found.extend(p for p in base.rglob("*") if p.is_file() or p.is_symlink())
+    return found
+
+
+def write(output: DemoOutput, layout: Layout) -> list[str]:
+    """Write the example into ``layout``; return the paths that changed."""
+    changed: list[str] = []
+    wanted = {layout.root / rel for rel in output.public}
+    for stale in sorted(_owned(layout.root)):
+        if stale not in wanted:
+            stale.unlink()
+            changed.append(layout.rel(stale))
+    for rel, data in sorted(output.public.items()):
+        if write_bytes(layout.root / rel, data):
+            changed.append(rel)
+    for rel, data in sorted(output.private.items()):
+        write_bytes(layout.private / rel, data)
+    return changed
+
+
+@dataclass(frozen=True)
+class Difference:
+    """A file that is not what the seed produces."""
+
+    path: str
+    what: str
+
+
+def differences(output: DemoOutput, layout: Layout) -> list[Difference]:
+    """Files whose bytes differ from what the seed produces (missing, changed or extra)."""
+    diffs: list[Difference] = []
+    wanted = {layout.root / rel for rel in output.public}
+    for rel, data in sorted(output.public.items()):
+        path = layout.root / rel
+        if not path.is_file() or path.is_symlink():
+            diffs.append(Difference(rel, "missing"))
+        elif path.read_bytes() != data:
+            diffs.append(Difference(rel, "bytes differ from the seed's output"))
+    diffs.extend(
+        Difference(layout.rel(p), "not produced by the seed")
+        for p in sorted(_owned(layout.root))
+        if p not in wanted
+    )
+    return diffs

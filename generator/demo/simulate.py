@@ -1,0 +1,242 @@
+"""Simulate one candidate's scan bundle: draws, verdicts, panel votes, qualification.
+
+The simulation is a small generative model, not a table of made-up numbers: each item has
+a difficulty, each candidate a skill, every draw's outcome is sampled from them, and the
+grader and judges make errors at declared rates. Tier 0 verdicts come from actually
+running the item's mechanical check on the drawn response.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from generator.checks import run_check
+from generator.demo import heldout
+from generator.demo.bank import DemoItem
+from generator.demo.spec import CandidateSpec, DemoSpec, JudgeSpec, JurySpec, VolumeSpec
+from generator.hashing import sha256_text
+from generator.sampling import Eligible, panel_sample
+
+
+@dataclass
+class BundleLines:
+    """Every line of one simulated bundle, plus its held-out response texts."""
+
+    draws: list[dict[str, Any]] = field(default_factory=list)
+    verdicts: list[dict[str, Any]] = field(default_factory=list)
+    panel: list[dict[str, Any]] = field(default_factory=list)
+    qualification: list[dict[str, Any]] = field(default_factory=list)
+    private: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Seating:
+    """The jury as seated for one candidate, with recusals."""
+
+    grader: JudgeSpec
+    panel: tuple[JudgeSpec, ...]
+    recusals: tuple[dict[str, str], ...]
+
+
+def seat_jury(jury: JurySpec, candidate: CandidateSpec) -> Seating:
+    """Recuse every judge of the candidate's family and seat the first suitable reserve."""
+    recusals: list[dict[str, str]] = []
+
+    def conflicted(judge: JudgeSpec) -> str | None:
+        if judge.api == candidate.api:
+            return "is_candidate"
+        return "same_family" if judge.family == candidate.family else None
+
+    grader = jury.grader
+    reason = conflicted(grader)
+    if reason:
+        grader = next(r for r in jury.reserve_graders if conflicted(r) is None)
+        recusals.append(
+            {"judge": jury.grader.api, "seat": "grader", "reason": reason, "reserve": grader.api}
+        )
+    panel = list(jury.panel)
+    for n, judge in enumerate(jury.panel):
+        reason = conflicted(judge)
+        if reason:
+            taken = {j.family for j in panel}
+            reserve = next(
+                r for r in jury.reserve_judges if conflicted(r) is None and r.family not in taken
+            )
+            panel[n] = reserve
+            recusals.append(
+                {"judge": judge.api, "seat": "panel", "reason": reason, "reserve": reserve.api}
+            )
+    return Seating(grader, tuple(panel), tuple(recusals))
+
+
+def difficulty(seed: int, item_id: str) -> float:
+    """Log-odds of failing an item for a model of skill 0 (many easy items, a few hard)."""
+    rng = random.Random(f"{seed}:difficulty:{item_id.split('-r', maxsplit=1)[0]}")
+    u = rng.random()
+    if u < 0.3:
+        return -5.0
+    if u < 0.4:
+        return 4.0
+    return rng.uniform(-3.0, 2.0)
+
+
+def _attempts(rng: random.Random, cand: CandidateSpec, max_attempts: int) -> list[dict[str, Any]]:
+    """Attempts of one draw: transient errors are retried; an outage exhausts every attempt."""
+    outage = rng.random() < cand.outage
+    attempts: list[dict[str, Any]] = []
+    for _ in range(max_attempts):
+        if outage or rng.random() < cand.error_rate:
+            if rng.random() < 0.6:
+                failed = {"status": "provider_error", "error_class": "HTTP 503"}
+                attempts.append({**failed, "latency_ms": rng.randint(80, 900)})
+            else:
+                attempts.append(
+                    {"status": "timeout", "error_class": "ReadTimeout", "latency_ms": 60_000}
+                )
+            continue
+        attempts.append({"status": "ok", "latency_ms": rng.randint(300, 9000)})
+        break
+    return attempts
+
+
+def _vote(rng: random.Random, judge: JudgeSpec, truth_fail: bool, category: str, hard: bool) -> str:
+    if category == "safety" and rng.random() < judge.refuses_safety:
+        return "refused"
+    accuracy = judge.accuracy - (0.2 if hard else 0.0)
+    right = rng.random() < accuracy
+    return "fail" if truth_fail == right else "pass"
+
+
+def simulate_bundle(
+    spec: DemoSpec,
+    vol: VolumeSpec,
+    cand: CandidateSpec,
+    slug: str,
+    items: list[DemoItem],
+    seating: Seating,
+    run_date: dt.date,
+) -> BundleLines:
+    """Every line of one candidate's bundle, deterministic for the spec's seed."""
+    rng = random.Random(f"{spec.seed}:{vol.id}:{slug}")
+    out = BundleLines()
+    eligible: list[Eligible] = []
+    truth: dict[tuple[str, str, int], tuple[bool, str, bool]] = {}
+    for demo in items:
+        item = demo.item
+        p_fail = 1.0 / (1.0 + math.exp(-(difficulty(spec.seed, item.id) - cand.skill)))
+        for half in vol.halves:
+            for n in range(1, vol.draws_per_half + 1):
+                key = (item.id, half, n)
+                attempts = _attempts(rng, cand, 3)
+                fails = rng.random() < p_fail
+                draw: dict[str, Any] = {"item": item.id, "half": half, "draw": n}
+                lost = attempts[-1]["status"] != "ok"
+                text: str | None = None
+                if not lost:
+                    if demo.heldout:
+                        text = heldout.heldout_response(demo.source, not fails, rng)
+                    else:
+                        pool = demo.fail_responses if fails else demo.pass_responses
+                        text = rng.choice(pool)
+                    if text == "":
+                        attempts[-1]["status"] = "empty"
+                draw.update(
+                    attempts=attempts,
+                    response=None if demo.heldout else text,
+                    response_sha256=sha256_text(text)
+                    if demo.heldout and text is not None
+                    else None,
+                    finish_reason=None
+                    if lost
+                    else ("length" if text and len(text) > 1500 else "stop"),
+                    usage=None
+                    if lost
+                    else {
+                        "input_tokens": rng.randint(40, 600),
+                        "output_tokens": max(1, len((text or "").split()) * 4 // 3),
+                    },
+                    latency_ms=sum(a["latency_ms"] for a in attempts),
+                )
+                out.draws.append(draw)
+                if demo.heldout and text is not None:
+                    out.private.append(
+                        {
+                            "volume": vol.id,
+                            "candidate": slug,
+                            "item": item.id,
+                            "half": half,
+                            "draw": n,
+                            "text": text,
+                        }
+                    )
+                verdict: dict[str, Any] = {
+                    "item": item.id,
+                    "half": half,
+                    "draw": n,
+                    "tier": item.tier,
+                    "grader": None,
+                    "borderline": False,
+                    "evidence": None,
+                }
+                if lost:
+                    verdict["verdict"] = "lost"
+                elif item.check is not None:
+                    verdict["verdict"] = "pass" if run_check(item.check, text or "") else "fail"
+                else:
+                    grader = seating.grader
+                    verdict["grader"] = grader.api
+                    if item.category == "safety" and rng.random() < 0.03:
+                        verdict["verdict"] = "grader_refused"
+                    else:
+                        right = rng.random() < grader.accuracy
+                        verdict["verdict"] = "fail" if fails == right else "pass"
+                        verdict["borderline"] = rng.random() < (0.3 if not right else 0.04)
+                    if not demo.heldout and text:
+                        verdict["evidence"] = text[:120]
+                    eligible.append(
+                        Eligible(
+                            item.id,
+                            half,
+                            n,
+                            item.category,
+                            verdict["borderline"],
+                            verdict["verdict"] == "grader_refused",
+                        )
+                    )
+                    truth[key] = (fails, item.category, verdict["borderline"])
+                out.verdicts.append(verdict)
+    sample = panel_sample(
+        eligible, seed=vol.sample_seed, volume=vol.id, candidate=slug, fraction=vol.panel_fraction
+    )
+    for key in sorted(sample.why):
+        fails, category, borderline = truth[key]
+        for judge in seating.panel:
+            out.panel.append(
+                {
+                    "item": key[0],
+                    "half": key[1],
+                    "draw": key[2],
+                    "judge": judge.api,
+                    "family": judge.family,
+                    "vote": _vote(rng, judge, fails, category, borderline),
+                    "why": sample.why[key],
+                }
+            )
+    for judge in (seating.grader, *seating.panel):
+        for n, probe in enumerate(spec.qualification_probes):
+            expected = "pass" if n % 2 == 0 else "fail"
+            got = "refused" if probe in judge.qualification_refusals else expected
+            out.qualification.append(
+                {
+                    "judge": judge.api,
+                    "family": judge.family,
+                    "probe": probe,
+                    "expected": expected,
+                    "got": got,
+                }
+            )
+    return out

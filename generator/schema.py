@@ -1,0 +1,37 @@
+"""Write the JSON Schema of every file format (``probepress schema``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from generator.canonical import dumps, write_text
+from generator.models import FORMATS, SCHEMA_VERSION
+
+SCHEMA_DIR = Path("site_src") / "downloads" / "schemas"
+
+
+def schemas() -> dict[str, str]:
+    """File name -> canonical JSON text of each format's schema."""
+    out = {}
+    for stem, model in FORMATS.items():
+        schema = model.model_json_schema(mode="validation")
+        schema["$id"] = f"probepress/{stem}.schema.json"
+        schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+        schema["x-schema-version"] = SCHEMA_VERSION
+        out[f"{stem}.schema.json"] = dumps(schema)
+    return out
+
+
+def write_schemas(directory: Path) -> list[str]:
+    """Write every schema into ``directory``; return the names that changed."""
+    return [name for name, text in sorted(schemas().items()) if write_text(directory / name, text)]
+
+
+def drift(directory: Path) -> list[str]:
+    """Names of schemas in ``directory`` that are missing or differ from the models."""
+    out = []
+    for name, text in sorted(schemas().items()):
+        path = directory / name
+        if not path.is_file() or path.read_text("utf-8") != text:
+            out.append(name)
+    return out

@@ -1,0 +1,185 @@
+"""Load the probe bank and, when asked, the held-out texts from the private store."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from generator.canonical import dumps_line
+from generator.errors import InputError
+from generator.hashing import sha256_text
+from generator.models.bank import BankItem, BankManifest, HeldOutEntry, ItemMeta
+from generator.store.jsonl import Bounds, Problems, iter_jsonl, load_document
+from generator.store.paths import Layout
+
+
+def item_text_sha256(prompt: Any, pass_criterion: str, check: Any) -> str:
+    """SHA-256 of an item's canonical text: what ``text_sha256`` freezes."""
+    return sha256_text(
+        dumps_line({"check": check, "pass_criterion": pass_criterion, "prompt": prompt})
+    )
+
+
+def text_sha256_of(item: BankItem) -> str:
+    """Recompute ``text_sha256`` of a full item."""
+    data = item.model_dump(mode="json", include={"prompt", "pass_criterion", "check"})
+    return item_text_sha256(data["prompt"], data["pass_criterion"], data.get("check"))
+
+
+@dataclass
+class Bank:
+    """The bank: manifest, public items, held-out index, and (optionally) held-out texts."""
+
+    manifest: BankManifest
+    public: dict[str, BankItem]
+    heldout: dict[str, HeldOutEntry]
+    private: dict[str, BankItem] = field(default_factory=dict)
+
+    def meta(self, item_id: str) -> ItemMeta:
+        """Metadata of any item, public or held out."""
+        return self.public.get(item_id) or self.heldout[item_id]
+
+    def is_heldout(self, item_id: str) -> bool:
+        return item_id in self.heldout
+
+    def active_items(self, version: str) -> list[ItemMeta]:
+        """Items of ``version``: added up to it and not retired by it, in id order."""
+        versions = self.manifest.versions_up_to(version)
+        retired = {item for v in self.manifest.versions if v.id in versions for item in v.retired}
+        every: list[ItemMeta] = [*self.public.values(), *self.heldout.values()]
+        return sorted(
+            (m for m in every if m.added_in in versions and m.id not in retired),
+            key=lambda m: m.id,
+        )
+
+    def public_items(self, version: str) -> list[BankItem]:
+        """Public items of ``version`` (retired ones included: a download never shrinks)."""
+        versions = self.manifest.versions_up_to(version)
+        return sorted(
+            (i for i in self.public.values() if i.added_in in versions), key=lambda i: i.id
+        )
+
+    def full_item(self, item_id: str) -> BankItem | None:
+        """The whole item when its text is available (public, or held out and loaded)."""
+        return self.public.get(item_id) or self.private.get(item_id)
+
+
+def _check_meta(
+    meta: ItemMeta, manifest: BankManifest, shown: str, line: int, problems: Problems
+) -> None:
+    categories = {c.id for c in manifest.categories}
+    versions = manifest.version_ids()
+    if meta.category not in categories:
+        problems.add(
+            shown,
+            line,
+            "bank-category",
+            f"category {meta.category!r} is not declared",
+            "declare it in bank/bank.yaml",
+        )
+    if meta.added_in not in versions:
+        problems.add(shown, line, "bank-version", f"added_in {meta.added_in!r} is not declared")
+    elif meta.core != (meta.added_in == versions[0]):
+        problems.add(
+            shown,
+            line,
+            "bank-core",
+            f"core must be {meta.added_in == versions[0]} for an item added in {meta.added_in}",
+        )
+
+
+def load_bank(layout: Layout, bounds: Bounds, problems: Problems, *, private: bool) -> Bank | None:
+    """Read ``bank/``; with ``private``, also the held-out texts from the private store."""
+    manifest = load_document(
+        layout.bank_manifest,
+        BankManifest,
+        layout.rel(layout.bank_manifest),
+        problems,
+        bounds.max_yaml_bytes,
+    )
+    if manifest is None:
+        return None
+    bank = Bank(manifest=manifest, public={}, heldout={})
+    seen: dict[str, str] = {}
+    sources: list[tuple[Path, type[BankItem] | type[HeldOutEntry]]] = [
+        (layout.public_items, BankItem),
+        (layout.heldout_index, HeldOutEntry),
+    ]
+    for path, model in sources:
+        shown = layout.rel(path)
+        for line, record in iter_jsonl(path, model, shown, problems, bounds):
+            where = f"{shown}:{line}"
+            if record.id in seen:
+                problems.add(
+                    shown, line, "duplicate-item", f"item {record.id} also at {seen[record.id]}"
+                )
+                continue
+            seen[record.id] = where
+            _check_meta(record, manifest, shown, line, problems)
+            if isinstance(record, BankItem):
+                if text_sha256_of(record) != record.text_sha256:
+                    problems.add(
+                        shown,
+                        line,
+                        "text-hash",
+                        f"text_sha256 of {record.id} does not match its text",
+                        "core items are never reworded; add a new item instead",
+                    )
+                bank.public[record.id] = record
+            else:
+                bank.heldout[record.id] = record
+    retired_ok = set(seen)
+    for version in manifest.versions:
+        for item in version.retired:
+            if item not in retired_ok:
+                problems.add(
+                    layout.rel(layout.bank_manifest),
+                    None,
+                    "bank-retired",
+                    f"version {version.id} retires unknown item {item}",
+                )
+    if private:
+        load_private_items(layout, bank, bounds, problems)
+    return bank
+
+
+def load_private_items(layout: Layout, bank: Bank, bounds: Bounds, problems: Problems) -> None:
+    """Read held-out texts from the private store and check them against the index."""
+    path = layout.private_items
+    shown = str(path)
+    if not path.exists():
+        problems.add(
+            shown,
+            None,
+            "private-store",
+            "held-out items are not in the private store",
+            "pass --private DIR or set PROBEPRESS_PRIVATE (run `probepress demo` for the example)",
+        )
+        return
+    for line, item in iter_jsonl(path, BankItem, shown, problems, bounds):
+        entry = bank.heldout.get(item.id)
+        if entry is None:
+            problems.add(shown, line, "private-unknown", f"{item.id} is not in the held-out index")
+        elif entry != item.meta():
+            problems.add(
+                shown,
+                line,
+                "private-mismatch",
+                f"{item.id} differs from its held-out index entry (metadata or text hash)",
+            )
+        elif text_sha256_of(item) != entry.text_sha256:
+            problems.add(shown, line, "text-hash", f"text of {item.id} does not match its hash")
+        else:
+            bank.private[item.id] = item
+    missing = sorted(set(bank.heldout) - set(bank.private))
+    if missing:
+        problems.add(
+            shown, None, "private-missing", f"held-out items missing: {', '.join(missing)}"
+        )
+
+
+def require(problems: Problems, what: str) -> None:
+    """Raise ``InputError`` listing every problem, if any."""
+    if problems:
+        raise InputError(f"cannot read {what}:", problems.items)

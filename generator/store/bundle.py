@@ -1,0 +1,255 @@
+"""Read one scan bundle in a single streaming pass into compact rows.
+
+Every bundle file is read once: its bytes are hashed (and compared with the manifest)
+while its lines are validated. Draws are kept as small tuples, never as model objects, so
+memory stays bounded at 60 candidates × 103 items × 10 draws.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import NamedTuple
+
+from generator.checks import run_check
+from generator.hashing import sha256_text
+from generator.models.bundle import BUNDLE_FILES, BundleManifest
+from generator.models.records import Draw, PanelVote, PrivateResponse, Qualification, Verdict
+from generator.store.bank import Bank
+from generator.store.jsonl import (
+    Bounds,
+    Problems,
+    StreamResult,
+    check_regular_file,
+    iter_jsonl,
+    load_document,
+)
+from generator.store.paths import Layout
+
+MANIFEST = "bundle.json"
+
+
+class DrawKey(NamedTuple):
+    """Identifies a draw within a bundle."""
+
+    item: str
+    half: str
+    draw: int
+
+
+class DrawRow(NamedTuple):
+    """What gates and figures need of a draw."""
+
+    line: int
+    key: DrawKey
+    statuses: tuple[str, ...]
+    lost: bool
+    has_text: bool
+    tier0_pass: bool | None
+
+
+class VerdictRow(NamedTuple):
+    """What gates and figures need of a verdict."""
+
+    line: int
+    key: DrawKey
+    tier: int
+    grader: str | None
+    verdict: str
+    borderline: bool
+    has_evidence: bool
+
+
+class PanelRow(NamedTuple):
+    """One panel vote."""
+
+    line: int
+    key: DrawKey
+    judge: str
+    family: str
+    vote: str
+    why: str
+
+
+class QualificationRow(NamedTuple):
+    """One qualification record."""
+
+    line: int
+    record: Qualification
+
+
+@dataclass
+class BundleData:
+    """One bundle, validated and summarised."""
+
+    slug: str
+    directory: Path
+    manifest: BundleManifest
+    draws: list[DrawRow] = field(default_factory=list)
+    verdicts: list[VerdictRow] = field(default_factory=list)
+    panel: list[PanelRow] = field(default_factory=list)
+    qualification: list[QualificationRow] = field(default_factory=list)
+    file_sha256: dict[str, str] = field(default_factory=dict)
+
+    def shown(self, layout: Layout, name: str) -> str:
+        """Path of one of the bundle's files, as messages print it."""
+        return layout.rel(self.directory / name)
+
+
+def _key(record: Draw | Verdict | PanelVote | PrivateResponse) -> DrawKey:
+    return DrawKey(record.item, record.half, record.draw)
+
+
+def _private_texts(
+    layout: Layout, volume: str, slug: str, bounds: Bounds, problems: Problems
+) -> dict[DrawKey, str] | None:
+    path = layout.private_responses(volume, slug)
+    if not path.exists():
+        return None
+    texts: dict[DrawKey, str] = {}
+    for line, rec in iter_jsonl(path, PrivateResponse, str(path), problems, bounds):
+        if rec.volume != volume or rec.candidate != slug:
+            problems.add(str(path), line, "private-mismatch", "response belongs to another bundle")
+        texts[_key(rec)] = rec.text
+    return texts
+
+
+def _read_draws(
+    bundle: BundleData,
+    layout: Layout,
+    bank: Bank,
+    volume: str,
+    bounds: Bounds,
+    problems: Problems,
+    result: StreamResult,
+) -> None:
+    shown = bundle.shown(layout, "draws.jsonl")
+    private = (
+        _private_texts(layout, volume, bundle.slug, bounds, problems) if bank.private else None
+    )
+    for line, draw in iter_jsonl(
+        bundle.directory / "draws.jsonl", Draw, shown, problems, bounds, result
+    ):
+        key = _key(draw)
+        text = draw.response
+        heldout = bank.is_heldout(draw.item)
+        if heldout and draw.response is not None:
+            problems.add(
+                shown,
+                line,
+                "heldout-text-in-bundle",
+                f"held-out item {draw.item} carries response text; store only response_sha256",
+            )
+            text = None
+        if not heldout and draw.response_sha256 is not None:
+            problems.add(
+                shown, line, "public-hash-only", f"public item {draw.item} needs its response text"
+            )
+        if heldout and private is not None and draw.response_sha256 is not None:
+            text = private.get(key)
+            if text is None:
+                problems.add(
+                    shown,
+                    line,
+                    "private-missing",
+                    "held-out response is missing from the private store",
+                )
+            elif sha256_text(text) != draw.response_sha256:
+                problems.add(
+                    shown, line, "private-hash", "private response does not match response_sha256"
+                )
+                text = None
+        tier0: bool | None = None
+        item = bank.full_item(draw.item)
+        if item is not None and item.check is not None and text is not None and not draw.lost:
+            tier0 = run_check(item.check, text)
+        bundle.draws.append(
+            DrawRow(
+                line,
+                key,
+                tuple(a.status for a in draw.attempts),
+                draw.lost,
+                draw.response is not None or draw.response_sha256 is not None,
+                tier0,
+            )
+        )
+
+
+def scan_bundle(
+    layout: Layout, volume: str, slug: str, bank: Bank, bounds: Bounds, problems: Problems
+) -> BundleData | None:
+    """Validate and summarise ``bundles/<volume>/<slug>/``; report every problem."""
+    directory = layout.bundle_dir(volume, slug)
+    shown_dir = layout.rel(directory)
+    if directory.is_symlink() or not directory.is_dir():
+        what = "is a symbolic link" if directory.is_symlink() else "is missing"
+        problems.add(shown_dir, None, "bundle-missing", f"bundle directory {what}")
+        return None
+    manifest = load_document(
+        directory / MANIFEST,
+        BundleManifest,
+        layout.rel(directory / MANIFEST),
+        problems,
+        bounds.max_yaml_bytes,
+    )
+    if manifest is None:
+        return None
+    bundle = BundleData(slug=slug, directory=directory, manifest=manifest)
+    shown_manifest = layout.rel(directory / MANIFEST)
+    for name in BUNDLE_FILES:
+        if name not in manifest.files:
+            problems.add(shown_manifest, None, "manifest-files", f"files does not list {name}")
+    for entry in sorted(directory.iterdir()):
+        if entry.name != MANIFEST and entry.name not in manifest.files:
+            problems.add(
+                layout.rel(entry), None, "unexpected-file", "file is not listed in bundle.json"
+            )
+    for name, expected in sorted(manifest.files.items()):
+        path = directory / name
+        if (
+            "/" in name
+            or "\\" in name
+            or name.startswith(".")
+            or path.resolve().parent != directory.resolve()
+        ):
+            problems.add(
+                shown_manifest,
+                None,
+                "path-escape",
+                f"files lists {name!r}, a path outside the bundle directory",
+                "bundle files sit directly in the bundle directory",
+            )
+            continue
+        result = StreamResult()
+        shown = layout.rel(path)
+        if name == "draws.jsonl":
+            _read_draws(bundle, layout, bank, volume, bounds, problems, result)
+        elif name == "verdicts.jsonl":
+            for line, v in iter_jsonl(path, Verdict, shown, problems, bounds, result):
+                bundle.verdicts.append(
+                    VerdictRow(
+                        line, _key(v), v.tier, v.grader, v.verdict, v.borderline, bool(v.evidence)
+                    )
+                )
+        elif name == "panel.jsonl":
+            for line, p in iter_jsonl(path, PanelVote, shown, problems, bounds, result):
+                bundle.panel.append(PanelRow(line, _key(p), p.judge, p.family, p.vote, p.why))
+        elif name == "qualification.jsonl":
+            for line, q in iter_jsonl(path, Qualification, shown, problems, bounds, result):
+                bundle.qualification.append(QualificationRow(line, q))
+        elif check_regular_file(path, shown, problems, bounds.max_file_bytes):
+            problems.add(shown, None, "unexpected-file", f"{name} is not a bundle file")
+        if not result.complete:
+            continue
+        bundle.file_sha256[name] = result.sha256
+        if result.sha256 != expected.sha256 or result.size != expected.size:
+            problems.add(
+                shown,
+                None,
+                "manifest-hash",
+                f"SHA-256/size do not match bundle.json (found {result.sha256[:12]}…, "
+                f"{result.size} bytes; manifest says {expected.sha256[:12]}…, "
+                f"{expected.size} bytes)",
+                "the file changed after the run was sealed; restore it from the runner's output",
+            )
+    return bundle

@@ -1,0 +1,243 @@
+"""Bounded, strict, streaming readers for JSONL, JSON and YAML files.
+
+Every reader reports problems as ``path:line: field: message`` and keeps going, so one
+run lists everything wrong with a file (up to a cap) instead of stopping at the first.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+import yaml
+from pydantic import BaseModel, ValidationError
+
+from generator.errors import Problem
+
+M = TypeVar("M", bound=BaseModel)
+
+MAX_PROBLEMS_PER_FILE = 25
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """Limits every reader enforces. Defaults fit 60 candidates × 103 items × 10 draws
+    with wide margins; raise them for larger volumes."""
+
+    max_file_bytes: int = 256 * 1024 * 1024
+    max_line_bytes: int = 4 * 1024 * 1024
+    max_records: int = 100_000
+    max_yaml_bytes: int = 1024 * 1024
+
+
+class Problems:
+    """Collects problems; ``add`` returns False once a file's cap is reached."""
+
+    def __init__(self) -> None:
+        self.items: list[Problem] = []
+        self._per_file: dict[str, int] = {}
+
+    def add(self, path: str, line: int | None, rule: str, message: str, fix: str = "") -> bool:
+        count = self._per_file.get(path, 0) + 1
+        self._per_file[path] = count
+        if count <= MAX_PROBLEMS_PER_FILE:
+            self.items.append(Problem(path, line, rule, message, fix))
+        elif count == MAX_PROBLEMS_PER_FILE + 1:
+            self.items.append(
+                Problem(path, None, rule, "more problems in this file are not listed")
+            )
+        return count <= MAX_PROBLEMS_PER_FILE
+
+    def __bool__(self) -> bool:
+        return bool(self.items)
+
+
+def pydantic_messages(exc: ValidationError) -> list[tuple[tuple[Any, ...], str]]:
+    """(location, message) pairs of a validation error, in plain words."""
+    out = []
+    for err in exc.errors(include_url=False):
+        msg = str(err["msg"])
+        for prefix in ("Value error, ", "Assertion failed, "):
+            msg = msg.removeprefix(prefix)
+        if err["type"] == "json_invalid":
+            msg = f"invalid JSON: {err.get('ctx', {}).get('error', msg)}"
+        out.append((tuple(err["loc"]), msg))
+    return out
+
+
+def format_loc(loc: tuple[Any, ...]) -> str:
+    """``("attempts", 0, "status")`` -> ``attempts[0].status``."""
+    text = ""
+    for part in loc:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text
+
+
+def check_regular_file(path: Path, shown: str, problems: Problems, max_bytes: int) -> bool:
+    """True when ``path`` is a regular, non-symlink file within ``max_bytes``."""
+    if path.is_symlink():
+        problems.add(shown, None, "no-symlinks", "is a symbolic link; bundles hold real files")
+        return False
+    if not path.exists():
+        problems.add(shown, None, "file-missing", "file is missing")
+        return False
+    if not path.is_file():
+        problems.add(shown, None, "not-a-file", "is not a regular file")
+        return False
+    size = path.stat().st_size
+    if size > max_bytes:
+        problems.add(
+            shown,
+            None,
+            "file-too-large",
+            f"file is {size} bytes, over the {max_bytes}-byte bound",
+            "split the input or raise the bound",
+        )
+        return False
+    return True
+
+
+@dataclass
+class StreamResult:
+    """What a streaming read saw besides its records."""
+
+    sha256: str = ""
+    size: int = 0
+    records: int = 0
+    complete: bool = False
+
+
+def iter_jsonl(
+    path: Path,
+    model: type[M],
+    shown: str,
+    problems: Problems,
+    bounds: Bounds,
+    result: StreamResult | None = None,
+) -> Iterator[tuple[int, M]]:
+    """Yield ``(line_number, record)`` for every valid line; report the others.
+
+    The file's SHA-256 and size are accumulated into ``result`` while reading, so a
+    bundle file is read exactly once.
+    """
+    result = result if result is not None else StreamResult()
+    if not check_regular_file(path, shown, problems, bounds.max_file_bytes):
+        return
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        number = 0
+        while True:
+            raw = handle.readline(bounds.max_line_bytes + 1)
+            if not raw:
+                break
+            number += 1
+            digest.update(raw)
+            result.size += len(raw)
+            if len(raw) > bounds.max_line_bytes:
+                problems.add(
+                    shown,
+                    number,
+                    "line-too-long",
+                    f"line is longer than the {bounds.max_line_bytes}-byte bound",
+                )
+                # Skip the rest of the over-long line without holding it in memory.
+                while raw and not raw.endswith(b"\n"):
+                    raw = handle.readline(bounds.max_line_bytes + 1)
+                    digest.update(raw)
+                    result.size += len(raw)
+                continue
+            if not raw.endswith(b"\n"):
+                problems.add(
+                    shown, number, "truncated-line", "line is truncated (no final newline)"
+                )
+                continue
+            if number > bounds.max_records:
+                problems.add(
+                    shown,
+                    number,
+                    "too-many-records",
+                    f"more than {bounds.max_records} records",
+                    "raise the bound",
+                )
+                break
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                problems.add(
+                    shown, number, "utf-8", f"line is not valid UTF-8 (byte {exc.start + 1})"
+                )
+                continue
+            if not text.strip():
+                problems.add(shown, number, "blank-line", "blank line")
+                continue
+            try:
+                record = model.model_validate_json(text)
+            except ValidationError as exc:
+                for loc, msg in pydantic_messages(exc):
+                    where = f"{format_loc(loc)}: " if loc else ""
+                    problems.add(shown, number, "schema", f"{where}{msg}")
+                continue
+            result.records += 1
+            yield number, record
+        else:  # pragma: no cover - while True never ends normally
+            pass
+    result.sha256 = digest.hexdigest()
+    result.complete = True
+
+
+def _node_line(node: yaml.Node | None, loc: tuple[Any, ...]) -> int | None:
+    """1-based line of the YAML node at ``loc`` (the deepest one found)."""
+    line = node.start_mark.line + 1 if node is not None else None
+    for part in loc:
+        if isinstance(node, yaml.MappingNode):
+            match = [v for k, v in node.value if getattr(k, "value", None) == str(part)]
+            if not match:
+                break
+            node = match[0]
+        elif isinstance(node, yaml.SequenceNode) and isinstance(part, int):
+            if part >= len(node.value):
+                break
+            node = node.value[part]
+        else:
+            break
+        line = node.start_mark.line + 1
+    return line
+
+
+def load_document(
+    path: Path, model: type[M], shown: str, problems: Problems, max_bytes: int
+) -> M | None:
+    """Load one YAML or JSON document into ``model``; report problems with line numbers."""
+    if not check_regular_file(path, shown, problems, max_bytes):
+        return None
+    raw = path.read_bytes()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        problems.add(shown, None, "utf-8", f"file is not valid UTF-8 (byte {exc.start + 1})")
+        return None
+    try:
+        data = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
+    except json.JSONDecodeError as exc:
+        problems.add(shown, exc.lineno, "syntax", f"invalid JSON: {exc.msg}")
+        return None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else None
+        problems.add(shown, line, "syntax", f"invalid YAML: {getattr(exc, 'problem', exc)}")
+        return None
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        try:
+            tree = yaml.compose(text)
+        except yaml.YAMLError:
+            tree = None
+        for loc, msg in pydantic_messages(exc):
+            where = f"{format_loc(loc)}: " if loc else ""
+            problems.add(shown, _node_line(tree, loc), "schema", f"{where}{msg}")
+        return None

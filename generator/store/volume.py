@@ -1,0 +1,110 @@
+"""Load a volume: its ``volume.yaml``, the bank version it ran, and every bundle."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from generator.errors import InputError, UsageError
+from generator.models.base import slugify
+from generator.models.volume import CandidateRef, Volume
+from generator.store.bank import Bank, load_bank
+from generator.store.bundle import BundleData, scan_bundle
+from generator.store.jsonl import Bounds, Problems, load_document
+from generator.store.paths import Layout
+
+Progress = Callable[[str], None]
+
+
+@dataclass
+class VolumeData:
+    """A volume as read from disk, with every problem the readers found."""
+
+    layout: Layout
+    volume: Volume
+    bank: Bank
+    bundles: dict[str, BundleData] = field(default_factory=dict)
+    problems: list = field(default_factory=list)  # type: ignore[type-arg]
+
+    @property
+    def id(self) -> str:
+        return self.volume.id
+
+    def slug_of(self, candidate: CandidateRef) -> str:
+        return candidate_slug(candidate.api)
+
+
+def candidate_slug(api: str) -> str:
+    """The bundle directory name of a candidate: its API string, slugified."""
+    return slugify(api)
+
+
+def load_volume(
+    layout: Layout,
+    volume_id: str,
+    *,
+    bounds: Bounds | None = None,
+    private: bool = True,
+    strict: bool = True,
+    progress: Progress | None = None,
+) -> VolumeData:
+    """Read ``bundles/<volume_id>/`` and everything it refers to.
+
+    Args:
+        layout: The publication root and private store.
+        volume_id: ``vol-001`` …
+        bounds: Reader limits.
+        private: Also read held-out texts from the private store.
+        strict: Raise ``InputError`` when any problem was found; otherwise return the
+            data with ``problems`` filled (the preflight gate's mode).
+        progress: Called with each bundle's slug as it is read.
+
+    Raises:
+        UsageError: The volume does not exist.
+        InputError: ``volume.yaml`` or the bank cannot be read (always), or any other
+            problem when ``strict``.
+    """
+    bounds = bounds or Bounds()
+    if not layout.volume_file(volume_id).exists():
+        known = ", ".join(layout.volume_ids()) or "none"
+        raise UsageError(
+            f"no volume {volume_id!r} under {layout.rel(layout.bundles_dir)}/ (known: {known})"
+        )
+    problems = Problems()
+    volume = load_document(
+        layout.volume_file(volume_id),
+        Volume,
+        layout.rel(layout.volume_file(volume_id)),
+        problems,
+        bounds.max_yaml_bytes,
+    )
+    bank = load_bank(layout, bounds, problems, private=private)
+    if volume is None or bank is None:
+        raise InputError(f"cannot read volume {volume_id}:", problems.items)
+    shown = layout.rel(layout.volume_file(volume_id))
+    if volume.id != volume_id:
+        problems.add(
+            shown, None, "volume-id", f"id is {volume.id!r} but the folder is {volume_id!r}"
+        )
+    if volume.bank_version not in bank.manifest.version_ids():
+        problems.add(
+            shown,
+            None,
+            "bank-version",
+            f"bank_version {volume.bank_version} is not in bank/bank.yaml",
+        )
+        raise InputError(f"cannot read volume {volume_id}:", problems.items)
+    data = VolumeData(layout=layout, volume=volume, bank=bank)
+    for candidate in volume.candidates:
+        slug = candidate_slug(candidate.api)
+        if progress is not None:
+            progress(slug)
+        if slug in data.bundles:
+            continue  # a duplicate candidate is the naming gate's finding
+        bundle = scan_bundle(layout, volume_id, slug, bank, bounds, problems)
+        if bundle is not None:
+            data.bundles[slug] = bundle
+    data.problems = problems.items
+    if strict and problems:
+        raise InputError(f"cannot read volume {volume_id}:", problems.items)
+    return data

@@ -1,0 +1,53 @@
+"""Shared fixtures: a freshly generated example publication, copied per test."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from generator.cli import main
+from generator.demo import build as demo_build
+from generator.store import Layout
+
+
+@pytest.fixture(scope="session")
+def example_src(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The example publication's inputs, generated once per test session (read-only use)."""
+    root = tmp_path_factory.mktemp("example")
+    demo_build.write(demo_build.build(), Layout.at(root, root / ".private"))
+    return root
+
+
+@pytest.fixture
+def root(example_src: Path, tmp_path: Path) -> Path:
+    """A private, writable copy of the example (with its private store at ROOT/.private)."""
+    dest = tmp_path / "root"
+    shutil.copytree(example_src, dest, symlinks=True)
+    return dest
+
+
+CliRun = Callable[..., Result]
+
+
+@pytest.fixture
+def cli(root: Path) -> CliRun:
+    """Run ``probepress --root ROOT ARGS…`` in-process; stdout and stderr kept apart."""
+
+    def run(*args: str, root_dir: Path | None = None) -> Result:
+        runner = CliRunner()
+        return runner.invoke(main, ["--root", str(root_dir or root), *args], catch_exceptions=False)
+
+    return run
+
+
+def tree_state(path: Path) -> dict[str, tuple[int, int]]:
+    """Every file under ``path`` with its size and mtime (to prove nothing was written)."""
+    return {
+        p.relative_to(path).as_posix(): (p.stat().st_size, p.stat().st_mtime_ns)
+        for p in sorted(path.rglob("*"))
+        if p.is_file()
+    }

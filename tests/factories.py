@@ -1,0 +1,69 @@
+"""Factories that apply one mutation to a copy of the example publication."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from generator.canonical import dumps
+from generator.hashing import sha256_bytes
+
+VOL1 = "vol-001"
+
+
+def bundle_dir(root: Path, slug: str, volume: str = VOL1) -> Path:
+    return root / "bundles" / volume / slug
+
+
+def first_slug(root: Path, volume: str = VOL1) -> str:
+    return sorted(p.name for p in (root / "bundles" / volume).iterdir() if p.is_dir())[0]
+
+
+def reseal(directory: Path, name: str) -> None:
+    """Update bundle.json's hash and size of ``name`` (as a runner sealing a bundle would)."""
+    manifest_path = directory / "bundle.json"
+    manifest = json.loads(manifest_path.read_text("utf-8"))
+    data = (directory / name).read_bytes()
+    manifest["files"][name] = {"sha256": sha256_bytes(data), "size": len(data)}
+    manifest_path.write_text(dumps(manifest), "utf-8")
+
+
+def edit_bytes(directory: Path, name: str, fn: Callable[[bytes], bytes], *, seal: bool = True) -> None:
+    path = directory / name
+    path.write_bytes(fn(path.read_bytes()))
+    if seal:
+        reseal(directory, name)
+
+
+def edit_lines(
+    directory: Path, name: str, fn: Callable[[list[dict[str, Any]]], list[dict[str, Any]]],
+    *, seal: bool = True,
+) -> None:
+    """Rewrite a JSONL file through ``fn`` over its parsed lines, then reseal."""
+    path = directory / name
+    rows = [json.loads(line) for line in path.read_text("utf-8").splitlines()]
+    rows = fn(rows)
+    path.write_text(
+        "".join(json.dumps(r, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n" for r in rows),
+        "utf-8",
+    )
+    if seal:
+        reseal(directory, name)
+
+
+def edit_line(directory: Path, name: str, index: int, fn: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
+    """Change line ``index`` (0-based) of a JSONL file through ``fn``."""
+
+    def apply(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        rows[index] = fn(rows[index])
+        return rows
+
+    edit_lines(directory, name, apply)
+
+
+def edit_json(path: Path, fn: Callable[[dict[str, Any]], None]) -> None:
+    data = json.loads(path.read_text("utf-8"))
+    fn(data)
+    path.write_text(dumps(data), "utf-8")
