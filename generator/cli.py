@@ -246,3 +246,65 @@ def _print_summary(s: dict[str, Any]) -> None:
             ", ".join(c["recusals"]) or "—",
         )
     out.print(table)
+
+
+def _report(report: Any, as_json: bool) -> None:
+    from rich.table import Table
+
+    if as_json:
+        print_json(report.as_json())
+    else:
+        table = Table("gate", "verdict", "findings", "first finding", title=f"{report.volume}")
+        for r in report.results:
+            verdict = "pass" if r.passed(report.strict) else "FAIL"
+            if r.passed(report.strict) and r.findings:
+                verdict = "pass (warnings)"
+            if r.pending:
+                verdict += " · pending parts"
+            first = f"{r.findings[0].location()}: {r.findings[0].message}" if r.findings else "—"
+            table.add_row(r.name, verdict, str(len(r.findings)), first)
+        out.print(table)
+        for r in report.results:
+            for finding in r.findings:
+                err.print(f"{finding.severity}: {finding}", markup=False)
+            for item in r.pending:
+                err.print(f"pending: {r.name}: {item}", markup=False)
+    if not report.passed:
+        failed = [r.name for r in report.results if not r.passed(report.strict)]
+        raise CheckFailed(f"{report.volume}: gate(s) failed: {', '.join(failed)}")
+
+
+@main.command(epilog=EPILOG)
+@click.argument("volume")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable report on stdout.")
+@click.option("--strict", is_flag=True, help="Warnings fail too.")
+@pass_state
+def check(state: State, volume: str, as_json: bool, strict: bool) -> None:
+    """Run all nine publication gates on VOLUME and print a table of verdicts."""
+    from generator.checking import run_gates
+    from generator.gates import NAMES
+
+    with progress(f"checking {volume}", len(NAMES)) as step:
+        report = run_gates(state.layout, volume, strict=strict, bounds=state.bounds, progress=step)
+    _report(report, as_json)
+
+
+@main.command(epilog=EPILOG)
+@click.argument("name", metavar="NAME")
+@click.argument("volume")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable report on stdout.")
+@click.option("--strict", is_flag=True, help="Warnings fail too.")
+@pass_state
+def gate(state: State, name: str, volume: str, as_json: bool, strict: bool) -> None:
+    """Run one publication gate NAME on VOLUME.
+
+    NAME is one of: preflight, config, circuit-breaker, judge-conflict, recusal,
+    agreement, holdout, naming, publishing.
+    """
+    from generator.checking import run_gates
+    from generator.gates import NAMES
+
+    if name not in NAMES:
+        raise UsageError(f"no gate {name!r}; the gates are: {', '.join(NAMES)}")
+    report = run_gates(state.layout, volume, [name], strict=strict, bounds=state.bounds)
+    _report(report, as_json)

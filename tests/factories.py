@@ -30,7 +30,9 @@ def reseal(directory: Path, name: str) -> None:
     manifest_path.write_text(dumps(manifest), "utf-8")
 
 
-def edit_bytes(directory: Path, name: str, fn: Callable[[bytes], bytes], *, seal: bool = True) -> None:
+def edit_bytes(
+    directory: Path, name: str, fn: Callable[[bytes], bytes], *, seal: bool = True
+) -> None:
     path = directory / name
     path.write_bytes(fn(path.read_bytes()))
     if seal:
@@ -38,22 +40,30 @@ def edit_bytes(directory: Path, name: str, fn: Callable[[bytes], bytes], *, seal
 
 
 def edit_lines(
-    directory: Path, name: str, fn: Callable[[list[dict[str, Any]]], list[dict[str, Any]]],
-    *, seal: bool = True,
+    directory: Path,
+    name: str,
+    fn: Callable[[list[dict[str, Any]]], list[dict[str, Any]]],
+    *,
+    seal: bool = True,
 ) -> None:
     """Rewrite a JSONL file through ``fn`` over its parsed lines, then reseal."""
     path = directory / name
     rows = [json.loads(line) for line in path.read_text("utf-8").splitlines()]
     rows = fn(rows)
     path.write_text(
-        "".join(json.dumps(r, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n" for r in rows),
+        "".join(
+            json.dumps(r, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n"
+            for r in rows
+        ),
         "utf-8",
     )
     if seal:
         reseal(directory, name)
 
 
-def edit_line(directory: Path, name: str, index: int, fn: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
+def edit_line(
+    directory: Path, name: str, index: int, fn: Callable[[dict[str, Any]], dict[str, Any]]
+) -> None:
     """Change line ``index`` (0-based) of a JSONL file through ``fn``."""
 
     def apply(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -67,3 +77,27 @@ def edit_json(path: Path, fn: Callable[[dict[str, Any]], None]) -> None:
     data = json.loads(path.read_text("utf-8"))
     fn(data)
     path.write_text(dumps(data), "utf-8")
+
+
+def git_commit_all(root: Path, message: str = "example") -> None:
+    """Make ``root`` a git checkout with everything committed (``.private`` is ignored)."""
+    import subprocess
+
+    env = {
+        "GIT_AUTHOR_NAME": "test",
+        "GIT_AUTHOR_EMAIL": "test@example.invalid",
+        "GIT_COMMITTER_NAME": "test",
+        "GIT_COMMITTER_EMAIL": "test@example.invalid",
+        "GIT_CONFIG_GLOBAL": "/dev/null",
+        "GIT_CONFIG_SYSTEM": "/dev/null",
+        "PATH": "/usr/bin:/bin:/usr/local/bin",
+    }
+    if not (root / ".git").exists():
+        (root / ".gitignore").write_text(".private/\n", "utf-8")
+        subprocess.run(["git", "init", "-q", "-b", "main", str(root)], check=True, env=env)
+    subprocess.run(["git", "-C", str(root), "add", "-A"], check=True, env=env)
+    subprocess.run(
+        ["git", "-C", str(root), "commit", "-q", "--allow-empty", "-m", message],
+        check=True,
+        env=env,
+    )

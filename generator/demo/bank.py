@@ -121,9 +121,6 @@ def build_bank(spec: DemoSpec) -> tuple[BankManifest, list[DemoItem]]:
         license="CC-BY-4.0",
         demonstration=True,
         categories=categories(),
-        versions=[
-            BankVersion(id=v.id, released=v.released, notes=v.notes)
-            for v in spec.versions
-        ],
+        versions=[BankVersion(id=v.id, released=v.released, notes=v.notes) for v in spec.versions],
     )
     return manifest, items

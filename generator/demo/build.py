@@ -26,6 +26,7 @@ from generator.models.bank import BankItem, HeldOutEntry
 from generator.models.base import Record, slugify
 from generator.models.records import PrivateResponse
 from generator.models.volume import Jury, Protocol, Thresholds
+from generator.prereg import preregistration_sha256
 from generator.store.paths import Layout
 
 Files = dict[str, bytes]
@@ -51,19 +52,6 @@ def _jsonl(model: type[Record], rows: list[dict[str, Any]]) -> bytes:
 def _yaml(data: dict[str, Any], seed: int) -> bytes:
     body = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
     return (HEADER.format(seed=seed) + body).encode("utf-8")
-
-
-def preregistration_sha256(protocol: Protocol, thresholds: Thresholds, jury: Jury) -> str:
-    """Hash binding the protocol, thresholds and jury (see the config gate)."""
-    return sha256_text(
-        dumps_line(
-            {
-                "jury": jury.model_dump(mode="json"),
-                "protocol": protocol.model_dump(mode="json"),
-                "thresholds": thresholds.model_dump(mode="json"),
-            }
-        )
-    )
 
 
 def _judge(j: JudgeSpec) -> dict[str, str]:

@@ -106,7 +106,7 @@ def _attempts(rng: random.Random, cand: CandidateSpec, max_attempts: int) -> lis
 def _vote(rng: random.Random, judge: JudgeSpec, truth_fail: bool, category: str, hard: bool) -> str:
     if category == "safety" and rng.random() < judge.refuses_safety:
         return "refused"
-    accuracy = judge.accuracy - (0.2 if hard else 0.0)
+    accuracy = judge.accuracy - (0.12 if hard else 0.0)
     right = rng.random() < accuracy
     return "fail" if truth_fail == right else "pass"
 

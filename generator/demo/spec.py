@@ -31,7 +31,7 @@ class JudgeSpec:
 
     api: str
     family: str
-    accuracy: float = 0.93
+    accuracy: float = 0.95
     refuses_safety: float = 0.0
     qualification_refusals: tuple[str, ...] = ()
 

@@ -17,15 +17,17 @@ TARGETS = ["draws.jsonl", "verdicts.jsonl", "panel.jsonl", "qualification.jsonl"
 # Mostly-plausible JSONL with random damage finds more paths than uniform noise.
 line = st.one_of(
     st.binary(max_size=200),
-    st.text(max_size=200).map(lambda t: t.encode("utf-8", "surrogatepass")),
+    st.text(max_size=200).map(str.encode),
     st.sampled_from(
         [b'{"item":"x","half":"A","draw":1}', b"{}", b"[]", b"null", b'{"schema_version":99}']
     ),
 )
-content = st.lists(line, max_size=8).map(lambda ls: b"\n".join(ls))
+content = st.lists(line, max_size=8).map(b"\n".join)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(target=st.sampled_from(TARGETS), data=content, seal=st.booleans())
 def test_loader_only_raises_its_own_errors(
     example_src: Path, tmp_path_factory: object, target: str, data: bytes, seal: bool

@@ -27,7 +27,12 @@ def test_show_reads_the_example(cli: CliRun) -> None:
     summary = json.loads(result.stdout)
     assert summary["bank_version"] == "v1"
     assert summary["items"] == {
-        "total": 63, "core": 63, "public": 35, "held_out": 28, "tier0": 15, "validated": 63
+        "total": 63,
+        "core": 63,
+        "public": 35,
+        "held_out": 28,
+        "tier0": 15,
+        "validated": 63,
     }
     assert summary["totals"]["draws"] == 6 * 63 * 10
     assert summary["totals"]["verdicts"] == summary["totals"]["draws"]
@@ -78,8 +83,11 @@ def test_bad_value_names_the_field(cli: CliRun, root: Path) -> None:
 
 def test_over_long_line(cli: CliRun, root: Path) -> None:
     _fails(
-        cli, root, "bank/public.jsonl:1: line is longer than the 300-byte bound [line-too-long]",
-        "--limit", "max_line_bytes=300",
+        cli,
+        root,
+        "bank/public.jsonl:1: line is longer than the 300-byte bound [line-too-long]",
+        "--limit",
+        "max_line_bytes=300",
     )
 
 
@@ -87,9 +95,11 @@ def test_oversized_file(cli: CliRun, root: Path) -> None:
     slug = first_slug(root)
     size = (bundle_dir(root, slug) / "draws.jsonl").stat().st_size
     _fails(
-        cli, root,
+        cli,
+        root,
         f"bundles/vol-001/{slug}/draws.jsonl: file is {size} bytes, over the 120000-byte bound",
-        "--limit", "max_file_bytes=120000",
+        "--limit",
+        "max_file_bytes=120000",
     )
 
 
@@ -116,7 +126,8 @@ def test_hash_mismatch(cli: CliRun, root: Path) -> None:
     d = bundle_dir(root, slug)
     edit_bytes(d, "verdicts.jsonl", lambda b: b.replace(b'"pass"', b'"fail"', 1), seal=False)
     _fails(
-        cli, root,
+        cli,
+        root,
         f"bundles/vol-001/{slug}/verdicts.jsonl: SHA-256/size do not match bundle.json",
     )
 
@@ -129,7 +140,8 @@ def test_symlink(cli: CliRun, root: Path, tmp_path: Path) -> None:
     (d / "qualification.jsonl").unlink()
     (d / "qualification.jsonl").symlink_to(outside)
     _fails(
-        cli, root,
+        cli,
+        root,
         f"bundles/vol-001/{slug}/qualification.jsonl: is a symbolic link; bundles hold real files "
         "[no-symlinks]",
     )
@@ -138,9 +150,13 @@ def test_symlink(cli: CliRun, root: Path, tmp_path: Path) -> None:
 def test_path_escaping_the_bundle(cli: CliRun, root: Path) -> None:
     slug = first_slug(root)
     d = bundle_dir(root, slug)
-    edit_json(d / "bundle.json", lambda m: m["files"].update({"../volume.yaml": m["files"]["panel.jsonl"]}))
+    edit_json(
+        d / "bundle.json",
+        lambda m: m["files"].update({"../volume.yaml": m["files"]["panel.jsonl"]}),
+    )
     _fails(
-        cli, root,
+        cli,
+        root,
         f"bundles/vol-001/{slug}/bundle.json: files lists '../volume.yaml', a path outside the "
         "bundle directory [path-escape]",
     )
@@ -150,7 +166,8 @@ def test_newer_schema_version(cli: CliRun, root: Path) -> None:
     d = bundle_dir(root, first_slug(root))
     edit_line(d, "draws.jsonl", 2, lambda r: {**r, "schema_version": 2})
     _fails(
-        cli, root,
+        cli,
+        root,
         "draws.jsonl:3: schema_version: schema_version 2 is newer than this probepress reads (1); "
         "upgrade probepress",
     )
@@ -162,8 +179,10 @@ def test_yaml_error_has_a_line(cli: CliRun, root: Path) -> None:
     path.write_text(text, "utf-8")
     line = text.splitlines().index("  draws_per_half: five") + 1
     _fails(
-        cli, root,
-        f"bundles/vol-001/volume.yaml:{line}: protocol.draws_per_half: Input should be a valid integer",
+        cli,
+        root,
+        f"bundles/vol-001/volume.yaml:{line}: protocol.draws_per_half: "
+        "Input should be a valid integer",
     )
 
 

@@ -1,0 +1,60 @@
+"""Run the gates over a volume (``probepress check`` and ``probepress gate``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from generator.gates import GATES, GateContext, GateResult
+from generator.store import Bounds, Layout, load_volume
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """Every gate's result for one volume."""
+
+    volume: str
+    results: tuple[GateResult, ...]
+    strict: bool
+
+    @property
+    def passed(self) -> bool:
+        """True when no gate failed."""
+        return all(r.passed(self.strict) for r in self.results)
+
+    def as_json(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return {
+            "volume": self.volume,
+            "passed": self.passed,
+            "strict": self.strict,
+            "gates": [r.as_json(self.strict) for r in self.results],
+        }
+
+
+def run_gates(
+    layout: Layout,
+    volume: str,
+    names: Sequence[str] | None = None,
+    *,
+    strict: bool = False,
+    bounds: Bounds | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> CheckReport:
+    """Read ``volume`` once and run the named gates (all nine by default), collecting
+    every finding before deciding.
+
+    Raises:
+        UsageError, InputError: the volume cannot be read at all (``volume.yaml`` or the
+            bank is unreadable); any other problem becomes a preflight finding.
+    """
+    data = load_volume(layout, volume, bounds=bounds, strict=False)
+    ctx = GateContext(data)
+    chosen = [g for g in GATES if names is None or g.NAME in names]
+    results = []
+    for module in chosen:
+        if progress is not None:
+            progress(module.NAME)
+        results.append(module.check(ctx))
+    return CheckReport(volume, tuple(results), strict)

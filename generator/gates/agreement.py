@@ -1,0 +1,124 @@
+"""agreement: the panel re-graded what the seed says it must, and agreed enough.
+
+For each bundle the panel sample is reproduced from the recorded seed with the same
+function that drew it (``generator.sampling.panel_sample``): every stratum (category)
+contributes at least the pre-registered fraction of its judged draws, every borderline
+draw and every draw the grader refused is included, and nothing else is; every sampled
+draw has one vote from each seated judge. Across the volume, Gwet's AC1 among the three
+seats (irrCAC) must reach the pre-registered floor; below it the grading is not reliable
+enough to publish.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+
+from generator.gates.base import Findings, GateContext, GateResult
+from generator.panel import rated_draws, reproduce_sample
+from generator.stats.agreement import gwet_ac1
+
+NAME = "agreement"
+LISTED = 5
+
+
+def _label(key: tuple[str, str, int]) -> str:
+    return f"{key[0]} {key[1]}{key[2]}"
+
+
+def check(ctx: GateContext) -> GateResult:
+    """Run the agreement gate."""
+    out = Findings(NAME)
+    ratings: list[tuple[str | None, ...]] = []
+    for bundle in ctx.bundles():
+        path = ctx.shown(bundle, "panel.jsonl")
+        sample = reproduce_sample(ctx.data, bundle)
+        recorded: dict[tuple[str, str, int], str] = {}
+        lines: dict[tuple[str, str, int], int] = {}
+        counts: Counter[tuple[str, str, int]] = Counter()
+        by_judge: dict[tuple[str, str, int], set[str]] = defaultdict(set)
+        for vote in bundle.panel:
+            key = (vote.key.item, vote.key.half, vote.key.draw)
+            recorded.setdefault(key, vote.why)
+            lines.setdefault(key, vote.line)
+            counts[key] += 1
+            by_judge[key].add(vote.judge)
+        for why in ("borderline", "grader_refused", "stratified"):
+            missing = sorted(k for k, w in sample.why.items() if w == why and k not in recorded)
+            if missing:
+                shown = ", ".join(_label(k) for k in missing[:LISTED])
+                more = f" and {len(missing) - LISTED} more" if len(missing) > LISTED else ""
+                out.add(
+                    f"missing-{why.replace('_', '-')}",
+                    path,
+                    None,
+                    f"{len(missing)} {why.replace('_', ' ')} draw(s) the sample requires were "
+                    f"not re-graded: {shown}{more}",
+                    "the panel re-grades every draw the seeded sample selects",
+                )
+        extra = sorted(k for k in recorded if k not in sample.why)
+        if extra:
+            out.add(
+                "not-reproducible",
+                path,
+                lines[extra[0]],
+                f"{len(extra)} re-graded draw(s) are not in the sample the seed reproduces "
+                f"(first: {_label(extra[0])})",
+                "draw the panel sample with generator.sampling.panel_sample and the recorded seed",
+            )
+        for key, why in sorted(recorded.items()):
+            expected = sample.why.get(key)
+            if expected is not None and expected != why:
+                out.add(
+                    "sample-reason",
+                    path,
+                    lines[key],
+                    f"{_label(key)} is recorded as {why!r} but the sample says {expected!r}",
+                )
+        seats = {j.api for j in bundle.manifest.jury.panel}
+        for key, n in sorted(counts.items()):
+            if n != len(seats) or by_judge[key] != seats:
+                out.add(
+                    "votes-per-draw",
+                    path,
+                    lines[key],
+                    f"{_label(key)} has {n} vote(s) from {len(by_judge[key])} judge(s); every "
+                    f"seated judge votes once",
+                )
+        for stratum, (size, quota) in sorted(sample.strata.items()):
+            covered = sum(
+                1
+                for k in recorded
+                if k in sample.why and ctx.data.bank.meta(k[0]).category == stratum
+            )
+            if covered < quota:
+                out.add(
+                    "stratum-coverage",
+                    path,
+                    None,
+                    f"stratum {stratum}: {covered} of {size} judged draws re-graded, fewer than "
+                    f"the pre-registered {quota}",
+                )
+        ratings.extend(r.votes for r in rated_draws(ctx.data, bundle))
+    floor = ctx.data.volume.thresholds.ac1_floor
+    notes = []
+    if len(ratings) < 2:
+        out.add("ac1", ctx.volume_file, None, "fewer than two re-graded draws: AC1 is undefined")
+    else:
+        result = gwet_ac1(
+            ratings, ["pass", "fail"], confidence=float(ctx.data.volume.thresholds.confidence)
+        )
+        notes.append(
+            f"AC1 = {result.value:.3f} (95% CI {result.ci_lo:.3f}..{result.ci_hi:.3f}) over "
+            f"{result.n_subjects} draws; floor {floor}"
+        )
+        if result.value < float(floor):
+            out.add(
+                "ac1-floor",
+                ctx.volume_file,
+                None,
+                f"panel agreement AC1 = {result.value:.3f} is below the pre-registered floor "
+                f"{floor} ({result.n_subjects} draws)",
+                "the grading is not reliable enough to publish; review the rubric and re-grade "
+                "under a new volume",
+            )
+    return out.result(notes=notes)

@@ -1,0 +1,134 @@
+"""What every gate returns, and the context all nine share."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, Literal
+
+from generator.models.bank import ItemMeta
+from generator.store.bundle import BundleData
+from generator.store.paths import Layout
+from generator.store.volume import VolumeData
+
+Severity = Literal["error", "warning"]
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One thing a gate found: where, which rule, what is wrong, and what would fix it."""
+
+    gate: str
+    rule: str
+    path: str
+    line: int | None
+    message: str
+    fix: str = ""
+    severity: Severity = "error"
+
+    def location(self) -> str:
+        """``path:line`` or ``path``."""
+        return f"{self.path}:{self.line}" if self.line is not None else self.path
+
+    def __str__(self) -> str:
+        text = f"{self.location()}: {self.message} [{self.gate}/{self.rule}]"
+        return f"{text}; fix: {self.fix}" if self.fix else text
+
+    def as_json(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return {
+            "gate": self.gate,
+            "rule": self.rule,
+            "path": self.path,
+            "line": self.line,
+            "message": self.message,
+            "fix": self.fix,
+            "severity": self.severity,
+        }
+
+
+@dataclass(frozen=True)
+class GateResult:
+    """A gate's verdict: its findings, and the parts of it that could not run yet."""
+
+    name: str
+    findings: tuple[Finding, ...]
+    pending: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+
+    def errors(self, strict: bool = False) -> list[Finding]:
+        """Findings that fail the gate (warnings too when ``strict``)."""
+        return [f for f in self.findings if strict or f.severity == "error"]
+
+    def passed(self, strict: bool = False) -> bool:
+        """True when nothing fails the gate."""
+        return not self.errors(strict)
+
+    def as_json(self, strict: bool = False) -> dict[str, Any]:
+        """JSON-ready form."""
+        return {
+            "gate": self.name,
+            "passed": self.passed(strict),
+            "errors": len(self.errors(False)),
+            "warnings": sum(f.severity == "warning" for f in self.findings),
+            "findings": [f.as_json() for f in self.findings],
+            "pending": list(self.pending),
+            "notes": list(self.notes),
+        }
+
+
+class Findings:
+    """A gate's collector; ``add`` mirrors the finding fields."""
+
+    def __init__(self, gate: str) -> None:
+        self.gate = gate
+        self.items: list[Finding] = []
+
+    def add(
+        self,
+        rule: str,
+        path: str,
+        line: int | None,
+        message: str,
+        fix: str = "",
+        severity: Severity = "error",
+    ) -> None:
+        self.items.append(Finding(self.gate, rule, path, line, message, fix, severity))
+
+    def result(self, pending: Iterable[str] = (), notes: Iterable[str] = ()) -> GateResult:
+        return GateResult(self.gate, tuple(self.items), tuple(pending), tuple(notes))
+
+
+@dataclass
+class GateContext:
+    """The volume as read once, shared by every gate (gates never write to it)."""
+
+    data: VolumeData
+    options: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def layout(self) -> Layout:
+        return self.data.layout
+
+    @cached_property
+    def items(self) -> dict[str, ItemMeta]:
+        """Items scheduled by the volume's bank version, by id."""
+        return {m.id: m for m in self.data.bank.active_items(self.data.volume.bank_version)}
+
+    def bundles(self) -> list[BundleData]:
+        """Bundles in the volume's candidate order."""
+        seen: list[BundleData] = []
+        for ref in self.data.volume.candidates:
+            bundle = self.data.bundles.get(self.data.slug_of(ref))
+            if bundle is not None and bundle not in seen:
+                seen.append(bundle)
+        return seen
+
+    def shown(self, bundle: BundleData, name: str) -> str:
+        """A bundle file's path as messages print it."""
+        return bundle.shown(self.data.layout, name)
+
+    @property
+    def volume_file(self) -> str:
+        return self.data.layout.rel(self.data.layout.volume_file(self.data.volume.id))

@@ -1,0 +1,148 @@
+"""config: every run used the volume's frozen protocol, inside its window, under
+thresholds fixed before any result.
+
+Pre-registration mechanism: ``volume.yaml`` carries ``preregistration.sha256``, the hash of
+the canonical JSON of its protocol, thresholds and jury, and the date it was fixed. The
+gate (1) recomputes the hash; (2) requires the registration date to precede every run;
+(3) in a git checkout, reads ``volume.yaml`` as it stood in the first commit that added
+any of the volume's bundle files and requires the same hash there — so thresholds cannot
+be tuned after results were committed without the history showing it. Outside git, (3)
+is a warning (``--strict`` makes it fail).
+"""
+
+from __future__ import annotations
+
+import subprocess
+
+import yaml
+from pydantic import ValidationError
+
+from generator.gates.base import Findings, GateContext, GateResult
+from generator.models.volume import Protocol, Volume
+from generator.prereg import preregistration_sha256
+
+NAME = "config"
+
+
+def _differences(actual: Protocol, frozen: Protocol) -> list[str]:
+    a, f = actual.model_dump(mode="json"), frozen.model_dump(mode="json")
+    return [
+        f"{key} is {a[key]!r} but the protocol says {f[key]!r}" for key in f if a.get(key) != f[key]
+    ]
+
+
+def _git(ctx: GateContext, *args: str) -> str | None:
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(ctx.layout.root), *args],
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=60,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout if done.returncode == 0 else None
+
+
+def _history(ctx: GateContext, out: Findings, current: str) -> None:
+    volume_dir = ctx.layout.rel(ctx.layout.volume_dir(ctx.data.volume.id))
+    inside = _git(ctx, "rev-parse", "--is-inside-work-tree")
+    if inside is None or inside.strip() != "true":
+        out.add(
+            "prereg-history",
+            ctx.volume_file,
+            None,
+            "not a git checkout: cannot show the thresholds predate the results",
+            "publish from a git checkout",
+            severity="warning",
+        )
+        return
+    log = _git(ctx, "log", "--diff-filter=A", "--format=%H", "--", f"{volume_dir}/*/")
+    commits = (log or "").split()
+    if not commits:
+        out.add(
+            "prereg-history",
+            ctx.volume_file,
+            None,
+            "the bundles are not committed yet: cannot show the thresholds predate the results",
+            "commit volume.yaml first, then the bundles",
+            severity="warning",
+        )
+        return
+    first = commits[-1]
+    text = _git(ctx, "show", f"{first}:{ctx.volume_file}")
+    if text is None:
+        out.add(
+            "prereg-history",
+            ctx.volume_file,
+            None,
+            f"volume.yaml did not exist when the first bundle was committed ({first[:12]})",
+            "commit volume.yaml with its pre-registration before any bundle",
+        )
+        return
+    try:
+        then = Volume.model_validate(yaml.safe_load(text))
+    except (yaml.YAMLError, ValidationError):
+        out.add(
+            "prereg-history", ctx.volume_file, None, f"volume.yaml at {first[:12]} does not parse"
+        )
+        return
+    before = preregistration_sha256(then.protocol, then.thresholds, then.jury)
+    if before != current:
+        out.add(
+            "prereg-changed",
+            ctx.volume_file,
+            None,
+            f"protocol, thresholds or jury changed after the results were committed "
+            f"(compare with commit {first[:12]})",
+            "restore the pre-registered values; a change needs a new volume",
+        )
+
+
+def check(ctx: GateContext) -> GateResult:
+    """Run the config gate."""
+    out = Findings(NAME)
+    volume = ctx.data.volume
+    for bundle in ctx.bundles():
+        path = ctx.shown(bundle, "bundle.json")
+        for diff in _differences(bundle.manifest.conditions, volume.protocol):
+            out.add(
+                "conditions", path, None, f"conditions.{diff}", "re-run under the frozen protocol"
+            )
+        run = bundle.manifest.run
+        if run.started > run.finished:
+            out.add(
+                "run-dates",
+                path,
+                None,
+                f"run started {run.started} after it finished {run.finished}",
+            )
+        if run.started < volume.window.start or run.finished > volume.window.end:
+            out.add(
+                "window",
+                path,
+                None,
+                f"run {run.started}..{run.finished} is outside the volume's window "
+                f"{volume.window.start}..{volume.window.end}",
+            )
+        if run.started <= volume.preregistration.registered:
+            out.add(
+                "prereg-date",
+                path,
+                None,
+                f"run started {run.started}, not after the pre-registration "
+                f"({volume.preregistration.registered})",
+            )
+    current = preregistration_sha256(volume.protocol, volume.thresholds, volume.jury)
+    if current != volume.preregistration.sha256:
+        out.add(
+            "prereg-hash",
+            ctx.volume_file,
+            None,
+            "preregistration.sha256 does not match the protocol, thresholds and jury "
+            f"(they hash to {current[:12]}…)",
+            "restore the pre-registered values; a change needs a new volume",
+        )
+    _history(ctx, out, volume.preregistration.sha256)
+    return out.result()

@@ -1,0 +1,150 @@
+"""holdout: no held-out text reaches anything public, and published downloads never change.
+
+Scans every file under the publication root (tracked inputs and every output that
+exists: frozen HTML, PDF text layers, JSONL downloads, figures, the built site), except
+the private store, version-control and tool caches, for held-out prompt and response
+text — whole or as a long shared run (``generator.leaks``, linear in the bytes scanned).
+Also: held-out verdicts carry no evidence quote; bundles with held-out draws went only
+through endpoints declared no-training; each public bank JSONL download holds exactly the
+public items of its version; earlier published downloads are byte-unchanged against the
+fingerprint registry.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+from generator import fingerprints
+from generator.downloads import DOWNLOADS, public_jsonl, public_jsonl_name
+from generator.gates.base import Findings, GateContext, GateResult
+from generator.leaks import LeakIndex, Secret, scan_paths
+from generator.models.bank import BankItem
+from generator.models.records import PrivateResponse
+from generator.store.jsonl import Bounds, Problems, iter_jsonl
+
+NAME = "holdout"
+SKIP_DIRS = {
+    ".git",
+    ".venv",
+    "venv",
+    "node_modules",
+    "__pycache__",
+    ".mypy_cache",
+    ".ruff_cache",
+    ".pytest_cache",
+    ".hypothesis",
+    ".cache",
+}
+
+
+def _prompt_text(item: BankItem) -> str:
+    if isinstance(item.prompt, str):
+        return item.prompt
+    return "\n".join(m.content for m in item.prompt)
+
+
+def secrets(ctx: GateContext) -> Iterator[Secret]:
+    """Every held-out text in the private store: item prompts and criteria, responses."""
+    for item in sorted(ctx.data.bank.private.values(), key=lambda i: i.id):
+        yield Secret(f"item:{item.id}", "prompt", _prompt_text(item))
+        yield Secret(f"item:{item.id}/criterion", "prompt", item.pass_criterion)
+    responses = ctx.layout.private / "responses"
+    if responses.is_dir():
+        for path in sorted(responses.glob("*/*.jsonl")):
+            for _, rec in iter_jsonl(path, PrivateResponse, str(path), Problems(), Bounds()):
+                key = f"draw:{rec.volume}/{rec.candidate}/{rec.item}/{rec.half}/{rec.draw}"
+                yield Secret(key, "response", rec.text)
+
+
+def public_files(ctx: GateContext) -> Iterator[Path]:
+    """Every file under the root, the private store and tool caches excluded."""
+    private = ctx.layout.private
+    for current, dirs, files in os.walk(ctx.layout.root):
+        here = Path(current)
+        dirs[:] = sorted(
+            d
+            for d in dirs
+            if d not in SKIP_DIRS and not d.endswith(".egg-info") and here / d != private
+        )
+        for name in sorted(files):
+            yield here / name
+
+
+def _downloads(ctx: GateContext, out: Findings) -> None:
+    bank = ctx.data.bank
+    folder = ctx.layout.root / DOWNLOADS
+    for version in bank.manifest.version_ids():
+        path = folder / public_jsonl_name(version)
+        if path.is_file() and path.read_bytes() != public_jsonl(bank, version):
+            out.add(
+                "download-content",
+                ctx.layout.rel(path),
+                None,
+                f"does not hold exactly the public items of bank {version}",
+                "regenerate the downloads; never edit them by hand",
+            )
+    for entry, what in fingerprints.changed(ctx.layout, fingerprints.load(ctx.layout)):
+        if entry.path.endswith("_public.jsonl"):
+            out.add(
+                "download-changed",
+                entry.path,
+                None,
+                f"published bank download {what}",
+                "published downloads never change; restore the published bytes",
+            )
+
+
+def check(ctx: GateContext) -> GateResult:
+    """Run the holdout gate."""
+    out = Findings(NAME)
+    bank = ctx.data.bank
+    notes: list[str] = []
+    for bundle in ctx.bundles():
+        held = [row for row in bundle.draws if bank.is_heldout(row.key.item)]
+        endpoint = bundle.manifest.endpoint
+        if held and not endpoint.no_training:
+            out.add(
+                "training-endpoint",
+                ctx.shown(bundle, "bundle.json"),
+                None,
+                f"{len(held)} held-out draws went through an endpoint not declared no-training "
+                f"({endpoint.gateway} / {endpoint.serving_provider})",
+                "run held-out items only through no-training endpoints",
+            )
+        path = ctx.shown(bundle, "verdicts.jsonl")
+        for v in bundle.verdicts:
+            if v.has_evidence and bank.is_heldout(v.key.item):
+                out.add(
+                    "heldout-evidence",
+                    path,
+                    v.line,
+                    f"the verdict on held-out {v.key.item} carries an evidence quote",
+                    "keep evidence for held-out items in the private store",
+                )
+    if not bank.private:
+        out.add(
+            "no-private-store",
+            str(ctx.layout.private),
+            None,
+            "held-out texts are not available, so nothing can be scanned for leaks",
+            "pass --private DIR or set PROBEPRESS_PRIVATE",
+        )
+        return out.result()
+    index = LeakIndex.build(secrets(ctx), ignore=[_prompt_text(i) for i in bank.public.values()])
+    if index.unscannable:
+        notes.append(f"{len(index.unscannable)} held-out text(s) too short to scan for leaks")
+    for leak in scan_paths(index, public_files(ctx), root=ctx.layout.root):
+        extent = "the whole text" if leak.whole else f"{leak.tokens} consecutive words"
+        page = f" on page {leak.page}" if leak.page is not None else ""
+        out.add(
+            f"leak-{leak.kind}",
+            leak.source,
+            leak.line,
+            f"held-out {leak.kind} {leak.secret_key} appears{page} ({extent}, "
+            f"{leak.excerpt_len} characters)",
+            "remove the held-out text; held-out items are published by id only",
+        )
+    _downloads(ctx, out)
+    return out.result(notes=notes)

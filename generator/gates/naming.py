@@ -1,0 +1,138 @@
+"""naming: every candidate is one exact API string, one run date and one display name.
+
+Candidates are named by their exact API string and run date and are unique within the
+volume; each has one display name, the same in ``volume.yaml``, its ``bundle.json`` and
+every other volume that names the same API string; a bundle's directory is the slug
+derived from the API string; no unlisted bundle sits in the volume folder; figure ids and
+frozen file names follow the conventions.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from generator.gates.base import Findings, GateContext, GateResult
+from generator.models.base import slugify
+from generator.models.volume import Volume
+from generator.store.jsonl import Problems, load_document
+
+NAME = "naming"
+FIGURE_ID = re.compile(r"^vol-[0-9]{3}(/[a-z0-9]+(?:[-_.][a-z0-9]+)*)+$|^bank(/[a-z0-9_.-]+)+$")
+
+
+def _other_volumes(ctx: GateContext) -> dict[str, Volume]:
+    layout = ctx.layout
+    out = {}
+    for vid in layout.volume_ids():
+        if vid == ctx.data.volume.id:
+            continue
+        volume = load_document(layout.volume_file(vid), Volume, vid, Problems(), 1 << 20)
+        if volume is not None:
+            out[vid] = volume
+    return out
+
+
+def check(ctx: GateContext) -> GateResult:
+    """Run the naming gate."""
+    out = Findings(NAME)
+    volume = ctx.data.volume
+    vfile = ctx.volume_file
+    seen_api: dict[str, int] = {}
+    seen_display: dict[str, str] = {}
+    seen_slug: dict[str, str] = {}
+    for n, ref in enumerate(volume.candidates):
+        slug = slugify(ref.api)
+        if ref.api in seen_api:
+            out.add("duplicate-candidate", vfile, None, f"candidate {ref.api} is listed twice")
+        seen_api[ref.api] = n
+        if ref.display_name in seen_display:
+            out.add(
+                "duplicate-display-name",
+                vfile,
+                None,
+                f"display name {ref.display_name!r} is used by {seen_display[ref.display_name]} "
+                f"and {ref.api}",
+            )
+        seen_display[ref.display_name] = ref.api
+        if slug in seen_slug and seen_slug[slug] != ref.api:
+            out.add(
+                "slug-collision",
+                vfile,
+                None,
+                f"{ref.api} and {seen_slug[slug]} both slugify to {slug!r}",
+            )
+        seen_slug[slug] = ref.api
+        bundle = ctx.data.bundles.get(slug)
+        if bundle is None:
+            continue
+        path = ctx.shown(bundle, "bundle.json")
+        cand = bundle.manifest.candidate
+        if cand.api != ref.api:
+            out.add(
+                "api-string",
+                path,
+                None,
+                f"candidate.api is {cand.api!r} but volume.yaml lists {ref.api!r}",
+            )
+        if cand.display_name != ref.display_name:
+            out.add(
+                "display-name",
+                path,
+                None,
+                f"display_name is {cand.display_name!r} here but {ref.display_name!r} in "
+                "volume.yaml; a candidate has one display name everywhere",
+                "use the same display name in volume.yaml and bundle.json",
+            )
+        if cand.role != ref.role:
+            out.add(
+                "role", path, None, f"role is {cand.role!r} here but {ref.role!r} in volume.yaml"
+            )
+        run = bundle.manifest.run
+        if not run.started <= ref.run_date <= run.finished:
+            out.add(
+                "run-date",
+                path,
+                None,
+                f"volume.yaml names {ref.api} with run date {ref.run_date}, outside its run "
+                f"{run.started}..{run.finished}",
+            )
+    folder = ctx.layout.volume_dir(volume.id)
+    for entry in sorted(folder.iterdir()):
+        if entry.is_dir() and entry.name not in seen_slug:
+            out.add(
+                "unlisted-bundle",
+                ctx.layout.rel(entry),
+                None,
+                "bundle directory is not the slug of any listed candidate",
+                "list the candidate in volume.yaml or remove the directory",
+            )
+    for vid, other in sorted(_other_volumes(ctx).items()):
+        for ref in other.candidates:
+            mine = next((c for c in volume.candidates if c.api == ref.api), None)
+            if mine is not None and mine.display_name != ref.display_name:
+                out.add(
+                    "display-name",
+                    vfile,
+                    None,
+                    f"{ref.api} is {mine.display_name!r} here but {ref.display_name!r} in {vid}",
+                    "one display name per API string across volumes",
+                )
+    figures = ctx.layout.figures_dir / "figures.json"
+    pending = []
+    if figures.is_file():
+        try:
+            registry = json.loads(figures.read_text("utf-8"))
+        except (OSError, ValueError):
+            registry = {}
+        for fid in sorted(registry.get("figures", {})):
+            if not FIGURE_ID.match(fid):
+                out.add(
+                    "figure-id",
+                    ctx.layout.rel(figures),
+                    None,
+                    f"figure id {fid!r} breaks the convention",
+                )
+    else:
+        pending.append("figure ids: no figures/figures.json yet")
+    return out.result(pending=pending)

@@ -1,0 +1,76 @@
+"""The panel's data as the agreement statistics need it."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from generator.sampling import Eligible, PanelSample, panel_sample
+from generator.store.bundle import BundleData, DrawKey
+from generator.store.volume import VolumeData
+
+JUDGED = ("pass", "fail", "grader_refused")
+
+
+@dataclass(frozen=True)
+class RatedDraw:
+    """One sampled draw with the three seated judges' votes (None: the judge refused)."""
+
+    candidate: str
+    key: DrawKey
+    category: str
+    why: str
+    grader: str
+    votes: tuple[str | None, ...]
+
+
+def reproduce_sample(data: VolumeData, bundle: BundleData) -> PanelSample:
+    """The panel sample the recorded seed implies for ``bundle``."""
+    thresholds = data.volume.thresholds
+    eligible = [
+        Eligible(
+            v.key.item,
+            v.key.half,
+            v.key.draw,
+            data.bank.meta(v.key.item).category,
+            v.borderline,
+            v.verdict == "grader_refused",
+        )
+        for v in bundle.verdicts
+        if v.tier == 1 and v.verdict in JUDGED
+    ]
+    return panel_sample(
+        eligible,
+        seed=thresholds.sample_seed,
+        volume=data.volume.id,
+        candidate=bundle.slug,
+        fraction=thresholds.panel_sample_fraction,
+    )
+
+
+def rated_draws(data: VolumeData, bundle: BundleData) -> list[RatedDraw]:
+    """Every draw with panel votes, votes ordered by the seated panel's seats."""
+    seats = [j.api for j in bundle.manifest.jury.panel]
+    votes: dict[DrawKey, dict[str, str]] = defaultdict(dict)
+    whys: dict[DrawKey, str] = {}
+    for vote in bundle.panel:
+        votes[vote.key][vote.judge] = vote.vote
+        whys[vote.key] = vote.why
+    graders = {v.key: v.verdict for v in bundle.verdicts}
+    out = []
+    for key in sorted(votes):
+        by_judge = votes[key]
+        ordered = tuple(
+            None if by_judge.get(api) in (None, "refused") else by_judge[api] for api in seats
+        )
+        out.append(
+            RatedDraw(
+                bundle.slug,
+                key,
+                data.bank.meta(key.item).category,
+                whys[key],
+                graders.get(key, "missing"),
+                ordered,
+            )
+        )
+    return out
