@@ -1,0 +1,199 @@
+"""Getting scannable text out of files: markup, escapes, PDF text layers, safe cuts.
+
+Decisions (each keeps a leak detectable in the form public files actually take):
+
+- **Markup** (``.html``, ``.htm``, ``.xhtml``, ``.svg``, ``.xml``): tags are removed and
+  entities unescaped (``&lt;``, ``&#39;``, ``&amp;`` …), since frozen HTML escapes all
+  text. Inline formatting tags (``span``, ``em``, ``mark``, ``wbr`` …) are deleted, so a
+  word highlighted in two pieces stays one word; every other tag (``br``, ``p``, ``td``
+  …) separates words. Text-bearing attribute values (``title``, ``alt``, ``aria-label``,
+  ``value``, ``content``, ``data-*`` …) are kept as text, as are comments, CDATA and
+  ``script``/``style`` bodies: a secret hidden there is still published.
+- **Escapes** in other text files: JSON/Python/YAML-style backslash escapes are
+  decoded (``\\n``, ``\\"``, ``\\u4e2d``, surrogate pairs), so a response stored in a
+  JSONL line with ``ensure_ascii`` still matches.
+- **PDF**: the text layer is extracted page by page with pypdf (or poppler's
+  ``pdftotext`` when pypdf is missing); compressed content streams are never grepped.
+- **Binary** files (known extensions, or a NUL byte in the first 8 KiB) are skipped.
+
+Every transformation keeps the number of line breaks, so reported line numbers are
+those of the file.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Literal
+
+from generator.errors import InputError
+from generator.leaks.normalise import SOFT_BREAK
+
+Format = Literal["text", "markup", "pdf", "binary"]
+
+MARKUP_SUFFIXES = frozenset({".html", ".htm", ".xhtml", ".svg", ".xml"})
+BINARY_SUFFIXES = frozenset(
+    {".png", ".jpg", ".jpeg", ".gif", ".webp", ".ico", ".bmp", ".tif", ".tiff"}
+    | {".woff", ".woff2", ".ttf", ".otf", ".eot", ".pyc", ".so", ".dylib", ".dll"}
+    | {".gz", ".tgz", ".zip", ".bz2", ".xz", ".zst", ".7z", ".whl", ".sqlite", ".db"}
+)
+SNIFF_BYTES = 8192
+
+_INLINE = frozenset(
+    {"a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "del", "dfn", "em", "font"}
+    | {"i", "ins", "kbd", "mark", "q", "s", "samp", "small", "span", "strike", "strong"}
+    | {"sub", "sup", "time", "tspan", "tt", "u", "var", "wbr"}
+)
+"""Inline formatting tags: deleted without a separator, so they never split a word."""
+_TEXT_ATTRS = frozenset(
+    {"alt", "title", "aria-label", "aria-description", "aria-roledescription"}
+    | {"aria-valuetext", "aria-placeholder", "placeholder", "value", "content", "label"}
+    | {"summary", "abbr"}
+)
+"""Attributes whose values readers see (tooltips, alt text, form values, meta content)."""
+_TAG = re.compile(
+    r"<!--|-->|<!\[CDATA\[|\]\]>|<[!?][^>]*>"
+    r"|<(/?)([A-Za-z][A-Za-z0-9:_.-]*)((?:[^>\"']|\"[^\"]*\"|'[^']*')*)>"
+)
+_ATTR = re.compile(r"([^\s=/>\"']+)\s*=\s*(\"[^\"]*\"|'[^']*'|[^\s>\"']+)")
+_ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})(?:\\u([dD][c-fC-F][0-9a-fA-F]{2}))?|(.))", re.S)
+_SIMPLE_ESCAPES = {"n": SOFT_BREAK, "r": " ", "t": " ", "f": " ", "b": " ", "v": " ", "0": " "}
+_HYPHENS = "-\u2010\u2011"
+
+
+def format_of(path: Path, head: bytes = b"") -> Format:
+    """How to read a file, from its suffix and (optionally) its first bytes."""
+    suffix = path.suffix.lower()
+    if suffix == ".pdf" or head.startswith(b"%PDF-"):
+        return "pdf"
+    if suffix in BINARY_SUFFIXES or b"\x00" in head[:SNIFF_BYTES]:
+        return "binary"
+    return "markup" if suffix in MARKUP_SUFFIXES else "text"
+
+
+def _tag_text(match: re.Match[str]) -> str:
+    """The text a tag stands for: nothing, a separator, or its text-bearing attributes."""
+    breaks = "\n" * match.group(0).count("\n")
+    name = match.group(2)
+    if name is None:
+        return " " + breaks
+    values = [
+        value.strip("\"'")
+        for attr, value in _ATTR.findall(match.group(3) or "")
+        if attr.lower() in _TEXT_ATTRS or attr.lower().startswith("data-")
+    ]
+    if not values:
+        return breaks if name.lower() in _INLINE else " " + breaks
+    return " " + " ".join(v.replace("\n", " ") for v in values) + " " + breaks
+
+
+def html_to_text(markup: str) -> str:
+    """Remove tags and unescape entities; keeps the number of line breaks.
+
+    Args:
+        markup: A piece of HTML/SVG/XML that does not end inside a tag.
+
+    Returns:
+        The text a reader sees (plus text-bearing attributes and comments).
+    """
+    text = _TAG.sub(_tag_text, markup)
+    if "&" not in text:
+        return text
+    # Unescape line by line: an entity such as &#10; must not add a line break.
+    return "\n".join(
+        html.unescape(line).replace("\n", " ").replace("\r", " ") if "&" in line else line
+        for line in text.split("\n")
+    )
+
+
+def _decode_escape(match: re.Match[str]) -> str:
+    """One backslash escape → its character (control characters → a space)."""
+    high, low, char = match.groups()
+    if high is not None:
+        code = int(high, 16)
+        if low is not None and 0xD800 <= code <= 0xDBFF:
+            return chr(0x10000 + ((code - 0xD800) << 10) + (int(low, 16) - 0xDC00))
+        if code < 0x20 or 0x7F <= code < 0xA0 or 0xD800 <= code <= 0xDFFF:
+            return " "  # controls (line and page breaks too) and lone surrogates
+        return chr(code)
+    return _SIMPLE_ESCAPES.get(char, char)
+
+
+def decode_escapes(text: str) -> str:
+    """Decode backslash escapes (JSON, Python, YAML double-quoted strings).
+
+    An escaped line break becomes ``SOFT_BREAK``: a separator that joins a hyphenated
+    word like a real line break but does not count as a line of the file.
+    """
+    return _ESCAPE.sub(_decode_escape, text) if "\\" in text else text
+
+
+def safe_cut(buffer: str, *, markup: bool) -> int:
+    """Where ``buffer`` can be split so that no match is lost across the split.
+
+    The cut falls on whitespace (never inside a token, an entity or an escape), not
+    after a hyphen that may join the next word, and, for markup, not inside a tag.
+
+    Returns:
+        The cut index, or 0 when the buffer has no safe cut yet.
+    """
+    limit = len(buffer)
+    for _ in range(64):
+        cut = max(buffer.rfind(" ", 0, limit), buffer.rfind("\n", 0, limit))
+        cut = max(cut, buffer.rfind("\t", 0, limit))
+        if cut <= 0:
+            return 0
+        if markup:
+            opened = buffer.rfind("<", 0, cut)
+            if opened > buffer.rfind(">", 0, cut):
+                limit = opened  # the whitespace is inside a tag
+                continue
+        end = cut
+        while end > 0 and buffer[end - 1] in " \t\n":
+            end -= 1
+        if end > 0 and buffer[end - 1] not in _HYPHENS:
+            return cut
+        limit = end
+    return 0
+
+
+def pdf_pages(path: Path) -> Iterator[str]:
+    """The text layer of a PDF, one string per page.
+
+    Raises:
+        InputError: The PDF cannot be read, or no PDF text extractor is installed.
+    """
+    try:
+        from pypdf import PdfReader
+    except ImportError:
+        yield from _pdftotext_pages(path)
+        return
+    try:
+        reader = PdfReader(path)
+        pages = list(reader.pages)
+    except Exception as exc:  # pypdf raises many types on damaged files
+        raise InputError(f"{path}: cannot read the PDF: {exc}") from exc
+    for number, page in enumerate(pages, start=1):
+        try:
+            yield page.extract_text() or ""
+        except Exception as exc:
+            raise InputError(f"{path}: page {number}: cannot extract text: {exc}") from exc
+
+
+def _pdftotext_pages(path: Path) -> Iterator[str]:
+    """Fallback: poppler's ``pdftotext``, which separates pages with form feeds."""
+    tool = shutil.which("pdftotext")
+    if tool is None:
+        raise InputError(
+            f"{path}: cannot read PDF text: neither pypdf nor pdftotext is installed",
+            (),
+        )
+    done = subprocess.run([tool, "-enc", "UTF-8", str(path), "-"], capture_output=True, check=False)
+    if done.returncode != 0:
+        message = done.stderr.decode("utf-8", "replace").strip()
+        raise InputError(f"{path}: pdftotext failed: {message}")
+    yield from done.stdout.decode("utf-8", "replace").split("\f")
