@@ -308,3 +308,43 @@ def gate(state: State, name: str, volume: str, as_json: bool, strict: bool) -> N
         raise UsageError(f"no gate {name!r}; the gates are: {', '.join(NAMES)}")
     report = run_gates(state.layout, volume, [name], strict=strict, bounds=state.bounds)
     _report(report, as_json)
+
+
+@main.command(epilog=EPILOG)
+@click.argument("volume")
+@click.option(
+    "--verify", is_flag=True, help="Recompute and compare with the registry; write nothing."
+)
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output on stdout.")
+@pass_state
+def figures(state: State, volume: str, verify: bool, as_json: bool) -> None:
+    """Compute every figure of VOLUME into figures/figures.json (or --verify it)."""
+    from generator import figures as registry
+
+    if verify:
+        mismatches = registry.verify(state.layout, volume, state.bounds)
+        if as_json:
+            print_json(
+                {
+                    "volume": volume,
+                    "verified": not mismatches,
+                    "mismatches": [{"figure": m.figure, "message": m.message} for m in mismatches],
+                }
+            )
+        if mismatches:
+            raise CheckFailed(
+                f"{volume}: {len(mismatches)} registered figure(s) do not recompute:",
+                [
+                    Problem("figures/figures.json", None, "figure-mismatch", str(m))
+                    for m in mismatches
+                ],
+            )
+        err.print(
+            f"{volume}: every registered figure recomputes from sources with matching SHA-256"
+        )
+        return
+    count, changed = registry.write(state.layout, volume, state.bounds)
+    if as_json:
+        print_json({"volume": volume, "figures": count, "changed": changed})
+    where = "written to" if changed else "unchanged in"
+    err.print(f"{volume}: {count} figures {where} figures/figures.json")

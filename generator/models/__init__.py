@@ -3,6 +3,7 @@
 from generator.models.bank import BankItem, BankManifest, HeldOutEntry
 from generator.models.base import SCHEMA_VERSION, Record, slugify, version_slug
 from generator.models.bundle import BundleManifest
+from generator.models.figures import Registry
 from generator.models.records import Draw, PanelVote, PrivateResponse, Qualification, Verdict
 from generator.models.volume import Volume
 
@@ -17,6 +18,7 @@ FORMATS: dict[str, type[Record]] = {
     "verdict": Verdict,
     "panel-vote": PanelVote,
     "qualification": Qualification,
+    "figures": Registry,
     "private-response": PrivateResponse,
 }
 

@@ -1,0 +1,126 @@
+"""The figures registry: compute, write and verify every publishable number.
+
+``figures/figures.json`` holds every volume's figures. ``compute`` recomputes one volume's
+entries; ``write`` merges them into the registry (other volumes untouched); ``verify``
+recomputes without writing and names every figure whose sources or value changed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator import __version__
+from generator.canonical import dumps, write_text
+from generator.errors import InputError
+from generator.figures.compute import VolumeFigures
+from generator.hashing import sha256_file
+from generator.models.figures import Figure, Registry
+from generator.store import Bounds, Layout, load_volume
+from generator.store.jsonl import Problems, load_document
+
+REGISTRY = "figures.json"
+GENERATOR = f"probepress {__version__}"
+
+
+def registry_path(layout: Layout) -> Path:
+    """``figures/figures.json`` under the root."""
+    return layout.figures_dir / REGISTRY
+
+
+def load_registry(layout: Layout) -> Registry:
+    """The registry on disk (empty if none yet)."""
+    path = registry_path(layout)
+    if not path.exists():
+        return Registry(generator=GENERATOR, figures={})
+    problems = Problems()
+    registry = load_document(path, Registry, layout.rel(path), problems, 64 << 20)
+    if registry is None:
+        raise InputError("cannot read the figures registry:", problems.items)
+    return registry
+
+
+def previous_volume(layout: Layout, volume: str) -> str | None:
+    """The volume published just before ``volume`` (by id), if any."""
+    earlier = [v for v in layout.volume_ids() if v < volume]
+    return earlier[-1] if earlier else None
+
+
+def compute(layout: Layout, volume: str, bounds: Bounds | None = None) -> dict[str, Figure]:
+    """Every figure of ``volume``, by id (needs a volume that reads without problems)."""
+    data = load_volume(layout, volume, bounds=bounds, private=False)
+    prev_id = previous_volume(layout, volume)
+    prev = load_volume(layout, prev_id, bounds=bounds, private=False) if prev_id else None
+    return dict(sorted(VolumeFigures(data, prev).compute().figures.items()))
+
+
+def merged(layout: Layout, volume: str, figures: dict[str, Figure]) -> Registry:
+    """The registry with ``volume``'s entries replaced by ``figures``."""
+    current = load_registry(layout)
+    keep = {k: v for k, v in current.figures.items() if not k.startswith(f"{volume}/")}
+    return Registry(generator=GENERATOR, figures=dict(sorted({**keep, **figures}.items())))
+
+
+def render(registry: Registry) -> str:
+    """Canonical JSON text of the registry."""
+    return dumps(registry.model_dump(mode="json"))
+
+
+def write(layout: Layout, volume: str, bounds: Bounds | None = None) -> tuple[int, bool]:
+    """Recompute ``volume`` and write the registry; return (figures, changed)."""
+    figures = compute(layout, volume, bounds)
+    return len(figures), write_text(registry_path(layout), render(merged(layout, volume, figures)))
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """A registered figure that no longer holds."""
+
+    figure: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.figure}: {self.message}"
+
+
+def verify(layout: Layout, volume: str, bounds: Bounds | None = None) -> list[Mismatch]:
+    """Recompute ``volume`` and compare with the registry, writing nothing."""
+    registered = {
+        k: v for k, v in load_registry(layout).figures.items() if k.startswith(f"{volume}/")
+    }
+    out: list[Mismatch] = []
+    hashes: dict[str, str | None] = {}
+    for fid, fig in registered.items():
+        for src in fig.sources:
+            if src.path not in hashes:
+                path = layout.root / src.path
+                hashes[src.path] = sha256_file(path) if path.is_file() else None
+            now = hashes[src.path]
+            if now != src.sha256:
+                what = (
+                    "is missing"
+                    if now is None
+                    else f"changed (sha256 {now[:12]}…, registered {src.sha256[:12]}…)"
+                )
+                out.append(Mismatch(fid, f"source {src.path} {what}"))
+    try:
+        fresh = compute(layout, volume, bounds)
+    except InputError as exc:
+        out.append(Mismatch(volume, f"cannot recompute: {exc.render(5)}"))
+        return out
+    for fid in sorted(set(registered) | set(fresh)):
+        old, new = registered.get(fid), fresh.get(fid)
+        if old is None:
+            out.append(Mismatch(fid, "is computed but not registered (run `probepress figures`)"))
+        elif new is None:
+            out.append(Mismatch(fid, "is registered but no longer computed"))
+        elif old.model_dump(exclude={"sources"}) != new.model_dump(exclude={"sources"}):
+            out.append(
+                Mismatch(
+                    fid,
+                    f"recomputes to {new.display} but the registry says {old.display}"
+                    if old.value != new.value
+                    else "recomputes with different intervals or details",
+                )
+            )
+    return out
