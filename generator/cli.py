@@ -348,3 +348,22 @@ def figures(state: State, volume: str, verify: bool, as_json: bool) -> None:
         print_json({"volume": volume, "figures": count, "changed": changed})
     where = "written to" if changed else "unchanged in"
     err.print(f"{volume}: {count} figures {where} figures/figures.json")
+
+
+@main.command(epilog=EPILOG)
+@click.argument("volume")
+@click.option(
+    "--jobs", type=click.IntRange(1, 64), default=None, help="PDF workers [default: cores]."
+)
+@click.option("--no-pdf", is_flag=True, help="Frozen HTML only.")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output on stdout.")
+@pass_state
+def render(state: State, volume: str, jobs: int | None, no_pdf: bool, as_json: bool) -> None:
+    """Render VOLUME's frozen HTML leaderboard and jury cards, and their PDFs."""
+    from generator.render import render_volume
+
+    with progress(f"rendering {volume}") as step:
+        result = render_volume(state.layout, volume, jobs=jobs, pdf=not no_pdf, progress=step)
+    if as_json:
+        print_json(result.as_json())
+    err.print(result.summary(), markup=False)

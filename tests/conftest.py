@@ -51,3 +51,18 @@ def tree_state(path: Path) -> dict[str, tuple[int, int]]:
         for p in sorted(path.rglob("*"))
         if p.is_file()
     }
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--update-golden",
+        action="store_true",
+        default=False,
+        help="Rewrite the expected bytes in tests/golden/ instead of comparing.",
+    )
+
+
+@pytest.fixture
+def update_golden(request: pytest.FixtureRequest) -> bool:
+    """True when the run was asked to rewrite golden files."""
+    return bool(request.config.getoption("--update-golden"))
