@@ -21,12 +21,25 @@ from pathlib import Path
 
 import numpy as np
 
-from generator.leaks.model import Leak, LeakConfig, Secret
+from generator.leaks.model import Leak, LeakConfig, Secret, SecretKind
 from generator.leaks.normalise import LINE, PAGE, normalise, tokenize, tokens
-from generator.leaks.shingles import I64, Powers, Table, mix, prefix_sums, window_hashes
+from generator.leaks.shingles import (
+    I32,
+    I64,
+    Columns,
+    Powers,
+    Table,
+    mix,
+    prefix_sums,
+    window_hashes,
+)
 
 UNKNOWN, LINE_ID, PAGE_ID = 0, 1, 2
 """Token ids below 3 are reserved: a token no secret has, and the two markers."""
+_BATCH = 1 << 14
+"""Window matches verified at once (bounds the ``batch x width`` comparison array)."""
+_SPAN = 1 << 20
+"""Secret tokens hashed at once while building (bounds the temporary arrays)."""
 
 
 class LeakIndex:
@@ -39,9 +52,9 @@ class LeakIndex:
         self,
         config: LeakConfig,
         vocab: dict[str, int],
-        token_ids: I64,
+        token_ids: I32,
         starts: I64,
-        owners: tuple[tuple[tuple[str, str], ...], ...],
+        owners: tuple[tuple[tuple[str, SecretKind], ...], ...],
         tables: tuple[Table, ...],
         unscannable: tuple[str, ...],
     ) -> None:
@@ -80,22 +93,19 @@ class LeakIndex:
             The index.
         """
         config = config or LeakConfig()
-        distinct: dict[tuple[str, ...], list[tuple[str, str]]] = {}
+        vocab = {"\x00unknown": UNKNOWN, LINE: LINE_ID, PAGE: PAGE_ID}
+        distinct: dict[bytes, list[tuple[str, SecretKind]]] = {}
         unscannable: list[str] = []
         for secret in secrets:
-            words = tuple(tokens(secret.text))
+            words = tokens(secret.text)
             if len(words) < config.min_tokens:
                 unscannable.append(secret.key)
-            else:
-                distinct.setdefault(words, []).append((secret.key, secret.kind))
-        vocab = {"\x00unknown": UNKNOWN, LINE: LINE_ID, PAGE: PAGE_ID}
-        for words in distinct:
-            for word in words:
-                vocab.setdefault(word, len(vocab))
-        lengths = np.array([len(w) for w in distinct], dtype=np.int64)
+                continue
+            ids = np.fromiter((vocab.setdefault(w, len(vocab)) for w in words), np.int32)
+            distinct.setdefault(ids.tobytes(), []).append((secret.key, secret.kind))
+        token_ids = np.frombuffer(b"".join(distinct), dtype=np.int32).copy()
+        lengths = np.array([len(ids) // 4 for ids in distinct], dtype=np.int64)
         starts = np.cumsum(lengths) - lengths
-        flat = (vocab[word] for words in distinct for word in words)
-        token_ids = np.fromiter(flat, dtype=np.int64, count=int(lengths.sum()))
         tables = _tables(token_ids, starts, lengths, config.window)
         owners = tuple(tuple(keys) for keys in distinct.values())
         index = cls(config, vocab, token_ids, starts, owners, tables, tuple(unscannable))
@@ -106,8 +116,8 @@ class LeakIndex:
         drop = [np.zeros(len(table.hashes), dtype=np.bool_) for table in self.tables]
         for text in public:
             ids = self.ids(tokenize(normalise(text)))
-            for _, table_no, posting in self.hits(ids, 0):
-                drop[table_no][posting] = True
+            for table_no, _, postings in self.hits(ids, 0):
+                drop[table_no][postings] = True
         if not any(mask.any() for mask in drop):
             return self
         tables = tuple(t.keep(~mask) for t, mask in zip(self.tables, drop, strict=True))
@@ -126,11 +136,15 @@ class LeakIndex:
         get = self._vocab.get
         return np.fromiter(map(get, words, repeat(UNKNOWN)), dtype=np.int64, count=len(words))
 
-    def hits(self, ids: I64, first_new: int) -> Iterator[tuple[int, int, int]]:
-        """Every verified window match in ``ids``, as ``(position, table_no, posting)``.
+    def hits(self, ids: I64, first_new: int) -> Iterator[tuple[int, I64, I64]]:
+        """Every verified window match in ``ids``, per table, in batches.
 
         Windows that end before ``first_new`` are skipped: they were seen in the
         previous chunk.
+
+        Yields:
+            ``(table_no, positions, postings)``: the window starting at
+            ``ids[positions[k]]`` equals the table's window ``postings[k]``.
         """
         prefix = prefix_sums(mix(ids), self._powers)
         for table_no, table in enumerate(self.tables):
@@ -140,18 +154,20 @@ class LeakIndex:
                 continue
             starts = np.arange(first, len(ids) - width + 1, dtype=np.int64)
             where, lo, hi = table.lookup(window_hashes(prefix, self._powers, width, starts))
-            for at, low, high in zip(where.tolist(), lo.tolist(), hi.tolist(), strict=True):
-                position = first + at
-                window = ids[position : position + width]
-                for posting in range(low, high):
-                    begin = int(self._starts[table.secrets[posting]] + table.offsets[posting])
-                    if np.array_equal(self._tokens[begin : begin + width], window):
-                        yield position, table_no, posting
-
-    def posting(self, table_no: int, posting: int) -> tuple[int, int, int]:
-        """``(secret, offset, width)`` of one indexed window."""
-        table = self.tables[table_no]
-        return int(table.secrets[posting]), int(table.offsets[posting]), table.width
+            counts = hi - lo
+            # Expand each match to all its postings (windows shared by several secrets).
+            base = np.repeat(np.cumsum(counts) - counts, counts)
+            postings = np.repeat(lo, counts) + np.arange(len(base), dtype=np.int64) - base
+            positions = np.repeat(starts[where], counts)
+            for batch in range(0, len(postings), _BATCH):
+                at = positions[batch : batch + _BATCH]
+                posting = postings[batch : batch + _BATCH]
+                begin = self._starts[table.secrets[posting]] + table.offsets[posting]
+                steps = np.arange(width, dtype=np.int64)
+                same = ids[at[:, None] + steps] == self._tokens[begin[:, None] + steps]
+                verified = same.all(axis=1)
+                if verified.any():
+                    yield table_no, at[verified], posting[verified]
 
     def length(self, secret: int) -> int:
         """Number of tokens of a distinct secret."""
@@ -187,21 +203,39 @@ class LeakIndex:
         return scan_file(self, Path(path))
 
 
-def _tables(token_ids: I64, starts: I64, lengths: I64, window: int) -> tuple[Table, ...]:
-    """One table of ``window``-token windows, one per shorter secret length."""
+def _tables(token_ids: I32, starts: I64, lengths: I64, window: int) -> tuple[Table, ...]:
+    """The ``window``-token windows of long secrets, then one table per shorter length."""
     powers = Powers()
-    prefix = prefix_sums(mix(token_ids), powers)
-    tables = []
-    long_ = np.flatnonzero(lengths >= window)
-    counts = lengths[long_] - window + 1
-    secrets = np.repeat(long_, counts)
-    offsets = np.arange(int(counts.sum()), dtype=np.int64) - np.repeat(
-        np.cumsum(counts) - counts, counts
-    )
-    at = starts[secrets] + offsets
-    tables.append(Table.build(window, window_hashes(prefix, powers, window, at), secrets, offsets))
-    for width in sorted(set(lengths[lengths < window].tolist())):
-        short = np.flatnonzero(lengths == width)
-        hashes = window_hashes(prefix, powers, width, starts[short])
-        tables.append(Table.build(width, hashes, short, np.zeros(len(short), dtype=np.int64)))
-    return tuple(tables)
+    columns: dict[int, Columns] = {}
+    for first, stop in _spans(lengths):
+        base = int(starts[first])
+        end = int(starts[stop - 1] + lengths[stop - 1])
+        prefix = prefix_sums(mix(token_ids[base:end]), powers)
+        numbers = np.arange(first, stop, dtype=np.int32)
+        local, size = starts[first:stop] - base, lengths[first:stop]
+        long_ = size >= window
+        counts = size[long_] - window + 1
+        offsets = np.arange(int(counts.sum()), dtype=np.int64)
+        offsets -= np.repeat(np.cumsum(counts) - counts, counts)
+        hashes = window_hashes(prefix, powers, window, np.repeat(local[long_], counts) + offsets)
+        secrets = np.repeat(numbers[long_], counts)
+        columns.setdefault(window, Columns()).add(hashes, secrets, offsets.astype(np.int32))
+        for width in np.unique(size[~long_]).tolist():
+            short = size == width
+            hashes = window_hashes(prefix, powers, width, local[short])
+            zeros = np.zeros(len(hashes), dtype=np.int32)
+            columns.setdefault(width, Columns()).add(hashes, numbers[short], zeros)
+    widths = sorted(columns, key=lambda width: (width != window, width))
+    return tuple(Table.build(width, columns.pop(width)) for width in widths)
+
+
+def _spans(lengths: I64) -> Iterator[tuple[int, int]]:
+    """Consecutive ranges of secrets holding about ``_SPAN`` tokens each (at least one)."""
+    first, total = 0, 0
+    for number, size in enumerate(lengths.tolist()):
+        if total and total + size > _SPAN:
+            yield first, number
+            first, total = number, 0
+        total += size
+    if total:
+        yield first, len(lengths)

@@ -46,7 +46,7 @@ class Leak:
     source: str
     line: int | None
     secret_key: str
-    kind: str
+    kind: SecretKind
     excerpt_len: int
     whole: bool
     tokens: int = 0

@@ -15,14 +15,16 @@ window of a clean document is rejected by one memory read.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
+I32 = npt.NDArray[np.int32]
+_Array = TypeVar("_Array", bound=npt.NDArray[Any])
 
 _BASE = 0x9E3779B97F4A7C15
 _BASE_INV = pow(_BASE, -1, 1 << 64)
@@ -77,6 +79,28 @@ def window_hashes(prefix: U64, powers: Powers, width: int, starts: I64) -> U64:
     return mix(raw)
 
 
+@dataclass
+class Columns:
+    """Windows collected for one table, piece by piece: hashes, secrets, offsets."""
+
+    hashes: list[U64] = field(default_factory=list)
+    secrets: list[I32] = field(default_factory=list)
+    offsets: list[I32] = field(default_factory=list)
+
+    def add(self, hashes: U64, secrets: I32, offsets: I32) -> None:
+        """Append one piece (three aligned arrays)."""
+        self.hashes.append(hashes)
+        self.secrets.append(secrets)
+        self.offsets.append(offsets)
+
+
+def _drain(pieces: list[_Array]) -> _Array:
+    """Concatenate ``pieces`` and empty the list, releasing the pieces."""
+    joined = cast(_Array, np.concatenate(pieces))
+    pieces.clear()
+    return joined
+
+
 @dataclass(frozen=True)
 class Table:
     """Every indexed window of one width: sorted hashes with their owners.
@@ -92,26 +116,40 @@ class Table:
 
     width: int
     hashes: U64
-    secrets: I64
-    offsets: I64
+    secrets: I32
+    offsets: I32
     bits: npt.NDArray[np.uint8]
     shift: int
 
     @classmethod
-    def build(cls, width: int, hashes: U64, secrets: I64, offsets: I64) -> Table:
-        """Sort the windows and fill the bitmap (about 16 bits per window)."""
+    def build(cls, width: int, columns: Columns) -> Table:
+        """Join, sort and index the windows collected in ``columns`` (emptied on the way).
+
+        Pieces are released as soon as they are joined, so the peak stays near twice
+        the table's final size.
+        """
+        hashes = _drain(columns.hashes)
         order = np.argsort(hashes, kind="stable")
+        hashes = hashes[order]
+        secrets = _drain(columns.secrets)[order]
+        offsets = _drain(columns.offsets)[order]
+        return cls.from_sorted(width, hashes, secrets, offsets)
+
+    @classmethod
+    def from_sorted(cls, width: int, hashes: U64, secrets: I32, offsets: I32) -> Table:
+        """A table over windows already sorted by hash; fills the bitmap (16 bits a window)."""
         size_log = min(30, max(16, (16 * len(hashes)).bit_length()))
         shift = 64 - size_log
         index = hashes >> np.uint64(shift)
         bits = np.zeros((1 << size_log) // 8, dtype=np.uint8)
         flags = np.left_shift(np.uint8(1), (index & np.uint64(7)).astype(np.uint8))
         np.bitwise_or.at(bits, index >> np.uint64(3), flags)
-        return cls(width, hashes[order], secrets[order], offsets[order], bits, shift)
+        return cls(width, hashes, secrets, offsets, bits, shift)
 
     def keep(self, mask: npt.NDArray[np.bool_]) -> Table:
         """A table with only the windows where ``mask`` is true."""
-        return Table.build(self.width, self.hashes[mask], self.secrets[mask], self.offsets[mask])
+        kept = (self.hashes[mask], self.secrets[mask], self.offsets[mask])
+        return Table.from_sorted(self.width, *kept)
 
     def lookup(self, hashes: U64) -> tuple[I64, I64, I64]:
         """Positions in ``hashes`` present in the table, with their posting ranges.

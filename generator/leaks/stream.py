@@ -20,6 +20,7 @@ from generator.leaks.extract import Format, decode_escapes, html_to_text, safe_c
 from generator.leaks.index import LINE_ID, PAGE_ID, UNKNOWN, LeakIndex
 from generator.leaks.model import Leak
 from generator.leaks.normalise import normalise, tokenize
+from generator.leaks.shingles import I64, Table
 
 _CARRY_LIMIT = 4
 """Process a chunk without a safe cut once it is this many times ``chunk_chars`` long."""
@@ -44,17 +45,39 @@ class Runs:
         self._active: dict[tuple[int, int], list[int]] = {}
         self.done: list[Run] = []
 
-    def hit(self, position: int, table_no: int, posting: int, line: int, page: int) -> None:
-        """Record that the window at global token ``position`` matched a posting."""
-        secret, offset, width = self._index.posting(table_no, posting)
-        key = (secret, position - offset)
-        run = self._active.get(key)
-        if run is not None and run[1] == position - 1:
-            run[1] = position
-            return
-        if run is not None:
-            self._close(key, run)
-        self._active[key] = [position, position, width, line, page]
+    def add(self, table: Table, positions: I64, postings: I64, lines: I64, pages: I64) -> None:
+        """Record verified window matches of one table.
+
+        Args:
+            table: The table the postings index into.
+            positions: Global token index of each matching window, ascending.
+            postings: The table posting each window matched.
+            lines: Line of each window's first token (aligned with ``positions``).
+            pages: Page of each window's first token.
+        """
+        secrets = table.secrets[postings]
+        diagonals = positions - table.offsets[postings]
+        order = np.lexsort((positions, diagonals, secrets))
+        secrets, diagonals = secrets[order], diagonals[order]
+        positions, lines, pages = positions[order], lines[order], pages[order]
+        fresh = np.ones(len(order), dtype=np.bool_)
+        fresh[1:] = (
+            (secrets[1:] != secrets[:-1])
+            | (diagonals[1:] != diagonals[:-1])
+            | (positions[1:] != positions[:-1] + 1)
+        )
+        firsts = np.flatnonzero(fresh)
+        lasts = np.append(firsts[1:], len(order)) - 1
+        for first, last in zip(firsts.tolist(), lasts.tolist(), strict=True):
+            key = (int(secrets[first]), int(diagonals[first]))
+            begin, end = int(positions[first]), int(positions[last])
+            run = self._active.get(key)
+            if run is not None and run[1] == begin - 1:
+                run[1] = end
+                continue
+            if run is not None:
+                self._close(key, run)
+            self._active[key] = [begin, end, table.width, int(lines[first]), int(pages[first])]
 
     def flush(self, before: int) -> None:
         """Close every run whose last window starts before ``before``."""
@@ -152,9 +175,10 @@ class DocumentScan:
         ids = np.concatenate([self._ids, ids[keep]])
         lines = np.concatenate([self._lines, lines[keep]])
         pages = np.concatenate([self._pages, pages[keep]])
-        for position, table_no, posting in self._index.hits(ids, first_new):
-            where = self._offset + position
-            self._runs.hit(where, table_no, posting, int(lines[position]), int(pages[position]))
+        for table_no, positions, postings in self._index.hits(ids, first_new):
+            table = self._index.tables[table_no]
+            where = self._offset + positions
+            self._runs.add(table, where, postings, lines[positions], pages[positions])
         total = self._offset + len(ids)
         self._runs.flush(total - self._index.max_width)
         tail = slice(max(0, len(ids) - self._index.max_width + 1), None)

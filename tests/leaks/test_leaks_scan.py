@@ -186,3 +186,22 @@ def test_missing_file_is_an_input_error(tmp_path: Path, index: LeakIndex) -> Non
 def test_config_is_validated() -> None:
     with pytest.raises(UsageError, match="min_tokens"):
         LeakConfig(window=4, min_tokens=5)
+
+
+def test_passage_shared_by_two_secrets_reports_both() -> None:
+    shared = "the ledger shows four transfers between the same two accounts within one hour"
+    first = Secret("draw:v/m/h-5/A/1", "response", "First, " + shared + ", which is odd.")
+    second = Secret("draw:v/m/h-5/B/3", "response", "Note that " + shared + " on Monday.")
+    index = LeakIndex.build([first, second])
+    leaks = index.scan_text("Quoted: " + shared + ".", "x.md")
+    assert {(leak.secret_key, leak.tokens, leak.whole) for leak in leaks} == {
+        (first.key, 13, False),
+        (second.key, 13, False),
+    }
+
+
+def test_every_secret_is_found_in_the_private_store_itself(secrets: list[Secret]) -> None:
+    index = LeakIndex.build(secrets)
+    store = "\n\n".join(json.dumps({"key": s.key, "text": s.text}) for s in secrets)
+    leaks = index.scan_text(store, "private/heldout.jsonl")
+    assert {leak.secret_key for leak in leaks if leak.whole} == {s.key for s in secrets}

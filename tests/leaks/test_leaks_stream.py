@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import random
 from pathlib import Path
 
 import pytest
@@ -87,3 +88,12 @@ def test_cut_never_separates_a_line_end_hyphen_from_its_word(small: LeakIndex) -
     scan.feed(first)
     scan.feed("sengers;" + tail)
     assert _found(scan.finish()) == [("item:h-0003", FILLER[:1100].count("\n") + 1, True)]
+
+
+def test_a_very_long_leak_is_one_finding_across_chunks_and_batches() -> None:
+    rng = random.Random(7)
+    vocab = ["".join(rng.choices("abcdefghijklmnop", k=rng.randint(2, 8))) for _ in range(5000)]
+    secret = " ".join(rng.choices(vocab, k=40_000))
+    index = LeakIndex.build([Secret("draw:long", "response", secret)], config=SMALL)
+    leaks = index.scan_text("start\n" + secret.replace(" ", "\n", 100), "long.txt")
+    assert [(leak.line, leak.tokens, leak.whole) for leak in leaks] == [(2, 40_000, True)]
