@@ -16,7 +16,7 @@ from generator.errors import InputError
 from generator.figures.compute import VolumeFigures
 from generator.hashing import sha256_file
 from generator.models.figures import Figure, Registry
-from generator.store import Bounds, Layout, load_volume
+from generator.store import Bounds, Layout, VolumeData, load_volume
 from generator.store.jsonl import Problems, load_document
 
 REGISTRY = "figures.json"
@@ -46,9 +46,15 @@ def previous_volume(layout: Layout, volume: str) -> str | None:
     return earlier[-1] if earlier else None
 
 
-def compute(layout: Layout, volume: str, bounds: Bounds | None = None) -> dict[str, Figure]:
-    """Every figure of ``volume``, by id (needs a volume that reads without problems)."""
-    data = load_volume(layout, volume, bounds=bounds, private=False)
+def compute(
+    layout: Layout, volume: str, bounds: Bounds | None = None, data: VolumeData | None = None
+) -> dict[str, Figure]:
+    """Every figure of ``volume``, by id (needs a volume that reads without problems).
+
+    ``data`` may pass the volume already read (the gates read it once for all nine).
+    """
+    if data is None or data.problems:
+        data = load_volume(layout, volume, bounds=bounds, private=False)
     prev_id = previous_volume(layout, volume)
     prev = load_volume(layout, prev_id, bounds=bounds, private=False) if prev_id else None
     return dict(sorted(VolumeFigures(data, prev).compute().figures.items()))
@@ -83,7 +89,9 @@ class Mismatch:
         return f"{self.figure}: {self.message}"
 
 
-def verify(layout: Layout, volume: str, bounds: Bounds | None = None) -> list[Mismatch]:
+def verify(
+    layout: Layout, volume: str, bounds: Bounds | None = None, data: VolumeData | None = None
+) -> list[Mismatch]:
     """Recompute ``volume`` and compare with the registry, writing nothing."""
     registered = {
         k: v for k, v in load_registry(layout).figures.items() if k.startswith(f"{volume}/")
@@ -104,7 +112,7 @@ def verify(layout: Layout, volume: str, bounds: Bounds | None = None) -> list[Mi
                 )
                 out.append(Mismatch(fid, f"source {src.path} {what}"))
     try:
-        fresh = compute(layout, volume, bounds)
+        fresh = compute(layout, volume, bounds, data)
     except InputError as exc:
         out.append(Mismatch(volume, f"cannot recompute: {exc.render(5)}"))
         return out

@@ -1,25 +1,28 @@
 """publishing: a release is a clean commit, and everything it cites resolves.
 
 The working tree is clean (no modified, staged or untracked files — the dirty paths are
-named) and the release records HEAD; publishing outside a git checkout fails. Figure
-citations, figure recomputation and archive immutability are checked by the parts
-registered in ``generator.gates.publishing.EXTRA_CHECKS`` once the figures and rendering
-stages exist.
+named) and the release records HEAD; publishing outside a git checkout fails. Every
+figure cited in hand-written pages (``site_src/*.md``) and templates resolves to a
+registered figure; every registered figure of the volume recomputes from its sources
+with matching SHA-256; every frozen file ever published is byte-unchanged.
 """
 
 from __future__ import annotations
 
+import re
 import subprocess
-from collections.abc import Callable
+from collections.abc import Iterator
+from pathlib import Path
 
+from generator import figures, fingerprints
+from generator.errors import ProbepressError
 from generator.gates.base import Findings, GateContext, GateResult
 
 NAME = "publishing"
 LISTED = 10
 
-#: Further publishing checks (figure citations, recomputation, archive immutability),
-#: each adding findings and returning the name of what it checked.
-EXTRA_CHECKS: list[Callable[[GateContext, Findings], str]] = []
+CITATION = re.compile(r"""fig\(\s*["']([^"']+)["']\s*\)""")
+GENERATED = ("volumes", "downloads")
 
 
 def _git(ctx: GateContext, *args: str) -> subprocess.CompletedProcess[str] | None:
@@ -73,13 +76,81 @@ def check(ctx: GateContext) -> GateResult:
             out.add("no-commit", ".", None, "the repository has no commit yet")
         else:
             notes.append(f"inputs commit {head}")
-    checked = [extra(ctx, out) for extra in EXTRA_CHECKS]
-    pending = (
-        []
-        if checked
-        else [
-            "figure citations, figure recomputation and archive immutability: "
-            "wired in when the figures and rendering stages land"
-        ]
-    )
-    return out.result(pending=pending, notes=notes)
+    _citations(ctx, out)
+    _recompute(ctx, out)
+    _archive(ctx, out)
+    return out.result(notes=notes)
+
+
+def cited_files(ctx: GateContext) -> Iterator[Path]:
+    """Hand-written pages and templates, the places that cite figures by id."""
+    site = ctx.layout.site_src
+    if site.is_dir():
+        for path in sorted(site.rglob("*.md")):
+            if path.relative_to(site).parts[0] not in GENERATED:
+                yield path
+    templates = ctx.layout.root / "templates"
+    if templates.is_dir():
+        yield from sorted(p for p in templates.rglob("*") if p.is_file())
+
+
+def _citations(ctx: GateContext, out: Findings) -> None:
+    try:
+        known = figures.load_registry(ctx.layout).figures
+    except ProbepressError as exc:
+        out.add("registry", "figures/figures.json", None, exc.render(3))
+        return
+    for path in cited_files(ctx):
+        text = path.read_text("utf-8", errors="replace")
+        for number, line in enumerate(text.splitlines(), start=1):
+            for match in CITATION.finditer(line):
+                fid = match.group(1)
+                if "{" not in fid and fid not in known:
+                    out.add(
+                        "unknown-figure",
+                        ctx.layout.rel(path),
+                        number,
+                        f"cites figure {fid!r}, which is not in figures/figures.json",
+                        "cite a registered figure id (see figures/figures.json)",
+                    )
+
+
+def _recompute(ctx: GateContext, out: Findings) -> None:
+    volume = ctx.data.volume.id
+    try:
+        registered = figures.load_registry(ctx.layout).figures
+    except ProbepressError:
+        return  # reported by _citations
+    if not any(k.startswith(f"{volume}/") for k in registered):
+        out.add(
+            "no-figures",
+            "figures/figures.json",
+            None,
+            f"no figures of {volume} are registered",
+            f"run `probepress figures {volume}`",
+        )
+        return
+    for mismatch in figures.verify(ctx.layout, volume, data=ctx.data):
+        out.add(
+            "figure-mismatch",
+            "figures/figures.json",
+            None,
+            str(mismatch),
+            f"recompute with `probepress figures {volume}` (and review why it changed)",
+        )
+
+
+def _archive(ctx: GateContext, out: Findings) -> None:
+    try:
+        registered = fingerprints.load(ctx.layout)
+    except ProbepressError as exc:
+        out.add("archive", "figures/fingerprints.json", None, exc.render(3))
+        return
+    for entry, what in fingerprints.changed(ctx.layout, registered):
+        out.add(
+            "archive-changed",
+            entry.path,
+            None,
+            f"published frozen file {what}",
+            "published files never change; restore them (an erratum is a new volume)",
+        )
