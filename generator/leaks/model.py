@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from generator.errors import UsageError
+from generator.errors import Problem, UsageError
 
 SecretKind = Literal["prompt", "response"]
 
@@ -53,18 +53,29 @@ class Leak:
     page: int | None = None
 
     def location(self) -> str:
-        """``source:line``, ``source (page N)`` or just ``source``."""
-        if self.line is not None:
-            return f"{self.source}:{self.line}"
-        if self.page is not None:
-            return f"{self.source} (page {self.page})"
-        return self.source
+        """``source:line``, or just ``source`` (PDF findings name their page instead)."""
+        return f"{self.source}:{self.line}" if self.line is not None else self.source
+
+    def describe(self) -> str:
+        """What leaked and how much, without the location (and never the text)."""
+        extent = "the whole text" if self.whole else f"{self.tokens} consecutive tokens"
+        page = f" on page {self.page}" if self.page is not None else ""
+        return (
+            f"held-out {self.kind} {self.secret_key} appears{page} "
+            f"({extent}, {self.excerpt_len} characters)"
+        )
 
     def __str__(self) -> str:
-        extent = "the whole text" if self.whole else f"{self.tokens} consecutive tokens"
-        return (
-            f"{self.location()}: held-out {self.kind} {self.secret_key} appears "
-            f"({extent}, {self.excerpt_len} characters)"
+        return f"{self.location()}: {self.describe()}"
+
+    def problem(self) -> Problem:
+        """This finding as a gate ``Problem`` (rule ``holdout``)."""
+        return Problem(
+            path=self.source,
+            line=self.line,
+            rule="holdout",
+            message=self.describe(),
+            fix="remove the held-out text; public files may name held-out items by id only",
         )
 
     def sort_key(self) -> tuple[str, int, int, str, int]:

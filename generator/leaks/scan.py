@@ -13,6 +13,8 @@ from generator.leaks.model import Leak
 from generator.leaks.normalise import PAGE
 from generator.leaks.stream import DocumentScan
 
+_VCS_DIRS = frozenset({".git", ".hg", ".svn"})
+
 
 def scan_string(index: LeakIndex, text: str, source: str, *, markup: bool | None) -> list[Leak]:
     """Leaks in an in-memory document (see ``LeakIndex.scan_text``)."""
@@ -64,13 +66,15 @@ def iter_files(paths: Iterable[Path | str]) -> Iterator[Path]:
     """Files named in ``paths``, directories expanded recursively in sorted order.
 
     Symbolic links to files are followed (their target is what gets published);
-    links to directories are not descended into; dangling links are skipped.
+    links to directories are not descended into; dangling links are skipped, and so
+    are version-control folders (``.git`` holds compressed objects, not text: scan
+    the tracked files themselves).
     """
     for item in paths:
         path = Path(item)
         if path.is_dir() and not path.is_symlink():
             for folder, dirs, files in os.walk(path):
-                dirs.sort()
+                dirs[:] = sorted(d for d in dirs if d not in _VCS_DIRS)
                 for name in sorted(files):
                     found = Path(folder, name)
                     if found.exists():

@@ -37,7 +37,9 @@ def test_hyphenated_prompt_in_a_compressed_pdf_is_found(tmp_path: Path, index: L
     assert b"ferry" not in path.read_bytes()
     [leak] = index.scan_file(path)
     assert (leak.secret_key, leak.whole, leak.page, leak.line) == ("item:h-0003", True, 2, None)
-    assert leak.location() == f"{path} (page 2)"
+    assert str(leak) == (
+        f"{path}: held-out prompt item:h-0003 appears on page 2 (the whole text, 316 characters)"
+    )
 
 
 def test_leak_across_a_page_break_is_found(tmp_path: Path, index: LeakIndex) -> None:

@@ -36,6 +36,9 @@ def test_finding_never_contains_the_secret_text(index: LeakIndex) -> None:
         "a.txt:1: held-out prompt item:h-0003 appears (the whole text, 316 characters)"
     )
     assert "Tromsø" not in repr(Secret("k", "prompt", PROMPT))
+    problem = leak.problem()
+    assert (problem.path, problem.line, problem.rule) == ("a.txt", 1, "holdout")
+    assert str(problem).startswith(str(leak)) and problem.fix.startswith("remove the held-out")
 
 
 def test_case_whitespace_and_punctuation_changes_do_not_hide_a_leak(index: LeakIndex) -> None:
@@ -205,3 +208,11 @@ def test_every_secret_is_found_in_the_private_store_itself(secrets: list[Secret]
     store = "\n\n".join(json.dumps({"key": s.key, "text": s.text}) for s in secrets)
     leaks = index.scan_text(store, "private/heldout.jsonl")
     assert {leak.secret_key for leak in leaks if leak.whole} == {s.key for s in secrets}
+
+
+def test_walk_skips_version_control_folders(tmp_path: Path, index: LeakIndex) -> None:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "COMMIT_EDITMSG").write_text(SHORT, encoding="utf-8")
+    (tmp_path / "README.md").write_text(SHORT, encoding="utf-8")
+    leaks = scan_paths(index, [tmp_path], root=tmp_path)
+    assert [leak.source for leak in leaks] == ["README.md"]
