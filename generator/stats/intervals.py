@@ -1,0 +1,269 @@
+"""Failure rates and their intervals: Wilson, narrow, wide and differences.
+
+A candidate's failure rate is the mean over items of the per-item fail fraction
+``k_i / n_i`` (draws per item are usually 10 but may vary). Items with no usable draw
+(``n_i == 0``) must be dropped by the caller; they have no fraction to average.
+
+Every rate gets two intervals (DESIGN section 5):
+
+* **narrow** -- the bank is fixed and only the draws are random ("this model's rate on
+  this bank"): a score interval for a mean of binomial proportions, see
+  ``generator.stats.narrow``;
+* **wide** -- the items are a sample too ("on probes like these"): a design-effect Wilson
+  interval over the item fractions, see ``generator.stats.wide``.
+
+Both methods are deterministic (closed form plus root finding): no seed is involved, and
+the figure records the method name, the confidence level and ``params``. Their coverage is
+simulated in ``tests/stats/test_coverage.py`` and ``benchmarks/coverage.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+from scipy import stats
+
+from generator.stats import narrow, wide
+from generator.stats._arrays import ArrayLike, Counts, as_counts, check_confidence
+from generator.stats.errors import StatsError
+
+NARROW_METHOD = "binomial-mean-score"
+WIDE_METHOD = "item-deff-wilson"
+WIDE_DIFFERENCE_METHOD = "mover-item-deff-wilson"
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A point estimate with its two-sided confidence interval.
+
+    Attributes:
+        estimate: The point estimate (a proportion, or a difference of proportions).
+        lo: Lower confidence limit.
+        hi: Upper confidence limit.
+        method: Identifier of the interval method, to be declared next to the figure.
+        confidence: Two-sided confidence level, e.g. 0.95.
+        params: Method details worth publishing (effective sizes, degrees of freedom ...).
+    """
+
+    estimate: float
+    lo: float
+    hi: float
+    method: str
+    confidence: float
+    params: Mapping[str, float | int | str] = field(default_factory=dict, hash=False)
+
+
+def wilson(k: int, n: int, confidence: float = 0.95) -> Interval:
+    """Wilson score interval for ``k`` successes out of ``n`` trials.
+
+    Closed form; matches R's ``binom.confint(method="wilson")`` including the exact
+    limits 0 at ``k == 0`` and 1 at ``k == n``.
+
+    Args:
+        k: Number of successes, ``0 <= k <= n``.
+        n: Number of trials, at least 1.
+        confidence: Two-sided confidence level in (0, 1).
+
+    Returns:
+        The proportion ``k / n`` with its Wilson interval.
+
+    Raises:
+        StatsError: If the counts or the confidence level are out of range.
+    """
+    level = check_confidence(confidence)
+    if not (_whole(k) and _whole(n) and 0 <= k <= n and n >= 1):
+        raise StatsError(f"wilson: need whole numbers 0 <= k <= n and n >= 1, got k={k!r}, n={n!r}")
+    counts = as_counts([k], [n], min_items=1, what="wilson")
+    estimate = counts.k / counts.n
+    z = np.full(1, stats.norm.ppf(0.5 + level / 2.0))
+    bounds = wide.wilson_bounds(estimate, counts.n, z)
+    return Interval(float(estimate[0]), float(bounds.lo[0]), float(bounds.hi[0]), "wilson", level)
+
+
+def _whole(value: object) -> bool:
+    """True for Python or numpy integers (not bools)."""
+    return isinstance(value, int | np.integer) and not isinstance(value, bool)
+
+
+def rate(k: ArrayLike, n: ArrayLike) -> float:
+    """Failure rate: the mean over items of the per-item fail fraction ``k_i / n_i``.
+
+    Args:
+        k: Fail count per item.
+        n: Usable draws per item (each at least 1; drop items without usable draws).
+
+    Returns:
+        The rate, in [0, 1].
+
+    Raises:
+        StatsError: If the counts are out of range or there are no items.
+    """
+    counts = as_counts(k, n, min_items=1)
+    return float(np.mean(counts.k / counts.n))
+
+
+def narrow_interval(k: ArrayLike, n: ArrayLike, confidence: float = 0.95) -> Interval:
+    """Interval for the rate with the bank fixed and only the draws random.
+
+    The truth it covers is the mean of this candidate's true per-item fail
+    probabilities on exactly these items. Method: score interval for a mean of
+    binomial proportions with the variance evaluated at the constrained
+    maximum-likelihood item rates and an ``n_i - 1`` divisor (``generator.stats.narrow``
+    explains why: it keeps near-nominal coverage when most items sit at 0/n or n/n,
+    where plug-in and parametric-bootstrap intervals collapse to zero width).
+
+    Args:
+        k: Fail count per item.
+        n: Usable draws per item (each at least 1).
+        confidence: Two-sided confidence level in (0, 1).
+
+    Returns:
+        The rate with its narrow interval.
+
+    Raises:
+        StatsError: If the counts or the confidence level are out of range.
+    """
+    level = check_confidence(confidence)
+    counts = as_counts(k, n, min_items=1, what="narrow interval")
+    weights = np.full(counts.k.size, 1.0 / counts.k.size)
+    bounds = narrow.score_bounds(counts.k, counts.n, weights, level)
+    params: dict[str, float | int | str] = {
+        "variance": "constrained-ml",
+        "divisor": "n_i-1",
+        "items": counts.k.size,
+    }
+    return Interval(
+        rate(counts.k, counts.n), float(bounds.lo), float(bounds.hi), NARROW_METHOD, level, params
+    )
+
+
+def wide_interval(k: ArrayLike, n: ArrayLike, confidence: float = 0.95) -> Interval:
+    """Interval for the rate with the items treated as a sample of probes like these.
+
+    The truth it covers is the mean fail probability over the population the items
+    were drawn from. Method: Wilson score interval on the item fractions with a Kish
+    effective size clipped to ``[I, I**2 / sum(1/n_i)]`` and a Student quantile with
+    kurtosis-matched degrees of freedom (``generator.stats.wide`` explains why: a t or
+    cluster-bootstrap interval under-covers on easy banks, where a few items carry every
+    failure).
+
+    Args:
+        k: Fail count per item (at least 2 items).
+        n: Usable draws per item (each at least 1).
+        confidence: Two-sided confidence level in (0, 1).
+
+    Returns:
+        The rate with its wide interval; ``params`` holds ``n_eff`` and ``df``.
+
+    Raises:
+        StatsError: If the counts or the confidence level are out of range, or there are
+            fewer than 2 items.
+    """
+    level = check_confidence(confidence)
+    counts = as_counts(k, n, min_items=2, what="wide interval")
+    x = wide.item_fractions(counts.k, counts.n)
+    bounds = wide.deff_wilson_bounds(counts.k, counts.n, level)
+    params: dict[str, float | int | str] = {
+        "n_eff": float(wide.effective_size(x, counts.n)),
+        "df": float(wide.degrees_of_freedom(x)),
+        "items": counts.k.size,
+    }
+    return Interval(
+        rate(counts.k, counts.n), float(bounds.lo), float(bounds.hi), WIDE_METHOD, level, params
+    )
+
+
+def difference_interval(
+    k_a: ArrayLike,
+    n_a: ArrayLike,
+    k_b: ArrayLike,
+    n_b: ArrayLike,
+    *,
+    paired: bool,
+    kind: Literal["narrow", "wide"],
+    confidence: float = 0.95,
+) -> Interval:
+    """Interval for ``rate(A) - rate(B)``.
+
+    Uses: split-half (half A minus half B of one candidate, paired by item), drift
+    (one model in two volumes on the same core items, paired by item) and two
+    candidates (paired when they answered the same items, in the same order).
+
+    * ``kind="narrow"``: both banks fixed, draws random. The score interval of
+      ``generator.stats.narrow`` with weights ``+1/I_A`` and ``-1/I_B``. Draws of the two
+      sides are independent given the items, so pairing does not change this interval;
+      ``paired=True`` only checks that both sides have the same items.
+    * ``kind="wide"``: items sampled too. MOVER over the two design-effect Wilson
+      intervals, with the item-level Pearson correlation of the fractions when paired
+      (item difficulty largely cancels) and zero correlation when not.
+
+    Args:
+        k_a: Fail counts per item, side A.
+        n_a: Usable draws per item, side A.
+        k_b: Fail counts per item, side B.
+        n_b: Usable draws per item, side B.
+        paired: Whether item ``i`` of A and item ``i`` of B are the same probe.
+        kind: ``"narrow"`` or ``"wide"``.
+        confidence: Two-sided confidence level in (0, 1).
+
+    Returns:
+        The difference of the rates with its interval.
+
+    Raises:
+        StatsError: On invalid counts, an unknown ``kind``, or paired sides of different
+            lengths.
+    """
+    level = check_confidence(confidence)
+    if kind not in ("narrow", "wide"):
+        raise StatsError(f'difference kind must be "narrow" or "wide", got {kind!r}')
+    minimum = 1 if kind == "narrow" else 2
+    a = as_counts(k_a, n_a, min_items=minimum, what="difference (side A)")
+    b = as_counts(k_b, n_b, min_items=minimum, what="difference (side B)")
+    if paired and a.k.size != b.k.size:
+        raise StatsError(
+            f"paired difference: side A has {a.k.size} items and side B {b.k.size}; "
+            "paired sides must list the same items in the same order"
+        )
+    estimate = rate(a.k, a.n) - rate(b.k, b.n)
+    if kind == "narrow":
+        return _narrow_difference(a, b, estimate, level, paired)
+    return _wide_difference(a, b, estimate, level, paired)
+
+
+def _narrow_difference(
+    a: Counts, b: Counts, estimate: float, level: float, paired: bool
+) -> Interval:
+    """Narrow difference via the signed-weight score interval."""
+    k = np.concatenate([a.k, b.k])
+    n = np.concatenate([a.n, b.n])
+    weights = np.concatenate(
+        [np.full(a.k.size, 1.0 / a.k.size), np.full(b.k.size, -1.0 / b.k.size)]
+    )
+    bounds = narrow.score_bounds(k, n, weights, level)
+    params: dict[str, float | int | str] = {
+        "variance": "constrained-ml",
+        "divisor": "n_i-1",
+        "paired": int(paired),
+    }
+    return Interval(estimate, float(bounds.lo), float(bounds.hi), NARROW_METHOD, level, params)
+
+
+def _wide_difference(a: Counts, b: Counts, estimate: float, level: float, paired: bool) -> Interval:
+    """Wide difference via MOVER over the two design-effect Wilson intervals."""
+    x_a = wide.item_fractions(a.k, a.n)
+    x_b = wide.item_fractions(b.k, b.n)
+    correlation = float(wide.item_correlation(x_a, x_b)) if paired else 0.0
+    bounds = wide.mover_bounds(
+        np.asarray(np.mean(x_a)),
+        wide.deff_wilson_bounds(a.k, a.n, level),
+        np.asarray(np.mean(x_b)),
+        wide.deff_wilson_bounds(b.k, b.n, level),
+        correlation,
+    )
+    params: dict[str, float | int | str] = {"correlation": correlation, "paired": int(paired)}
+    return Interval(
+        estimate, float(bounds.lo), float(bounds.hi), WIDE_DIFFERENCE_METHOD, level, params
+    )

@@ -1,0 +1,74 @@
+"""Simulated coverage of every published interval method (seeded, deterministic).
+
+Each check runs 2,000 simulated volumes, so the Monte Carlo standard error of a coverage
+near 95% is about 0.5 points and the accepted band 95 +/- 3 points is six standard errors
+wide: a method that really covers 90% or 99% cannot pass by luck. The full-size tables
+(more repetitions and harder scenarios) come from ``benchmarks/coverage.py``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from generator.stats._arrays import Bounds, FloatArray
+from generator.stats.coverage import (
+    SCENARIOS,
+    Coverage,
+    difference_coverage,
+    leniency_coverage,
+    rate_coverage,
+)
+
+REPETITIONS = 2000
+BAND = (0.92, 0.98)
+BY_NAME = {s.name: s for s in SCENARIOS}
+
+
+def assert_nominal(result: Coverage) -> None:
+    assert result.repetitions == REPETITIONS
+    assert BAND[0] <= result.rate <= BAND[1], result
+    # Misses on both sides, not one tail carrying all the error.
+    assert result.below > 0 and result.above > 0, result
+
+
+@pytest.mark.parametrize("scenario", ["bank-63", "uneven-draws-63"])
+@pytest.mark.parametrize("kind", ["narrow", "wide"])
+def test_rate_intervals_cover(scenario: str, kind: str) -> None:
+    assert_nominal(rate_coverage(BY_NAME[scenario], kind, REPETITIONS, seed=20240611))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("design", ["split-half", "drift", "two-candidates", "unpaired"])
+@pytest.mark.parametrize("kind", ["narrow", "wide"])
+def test_difference_intervals_cover(design: str, kind: str) -> None:
+    result = difference_coverage(BY_NAME["bank-63"], design, kind, REPETITIONS, seed=7)  # type: ignore[arg-type]
+    assert_nominal(result)
+
+
+def test_leniency_interval_covers() -> None:
+    assert_nominal(leniency_coverage(150, (0.70, 0.08, 0.04, 0.18), REPETITIONS, seed=3))
+
+
+def plug_in_wald(k: FloatArray, n: FloatArray, confidence: float) -> Bounds:
+    """The rejected textbook interval: plug-in binomial variance, normal quantile."""
+    x = k / n
+    estimate = np.mean(x, axis=-1)
+    se = np.sqrt(np.sum(x * (1 - x) / n, axis=-1)) / k.shape[-1]
+    return Bounds(lo=estimate - 1.96 * se, hi=estimate + 1.96 * se)
+
+
+def test_the_harness_detects_an_undercovering_method() -> None:
+    # Guards against a harness that passes anything: the plug-in interval collapses on
+    # an easy bank and must fall well outside the band.
+    result = rate_coverage(
+        BY_NAME["very-easy-103"], "narrow", REPETITIONS, seed=1, method=plug_in_wald
+    )
+    assert result.rate < BAND[0] - 0.03
+    assert result.method == "plug_in_wald"
+
+
+def test_simulation_is_deterministic_in_its_seed() -> None:
+    scenario = BY_NAME["bank-63"]
+    first = rate_coverage(scenario, "narrow", 200, seed=5)
+    assert rate_coverage(scenario, "narrow", 200, seed=5) == first
+    assert rate_coverage(scenario, "narrow", 200, seed=6).mean_width != first.mean_width
