@@ -16,10 +16,12 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 
 def _console(stderr: bool) -> Console:
-    console = Console(stderr=stderr, highlight=False)
+    console = Console(stderr=stderr, highlight=False, soft_wrap=True)
     if not console.is_terminal:
         # Pipes and CI logs are not 80 columns wide; do not squeeze tables into them.
-        console = Console(stderr=stderr, highlight=False, width=max(console.width, 140))
+        console = Console(
+            stderr=stderr, highlight=False, soft_wrap=True, width=max(console.width, 140)
+        )
     return console
 
 

@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from hypothesis import settings
 
+from generator import figures
 from generator.cli import main
 from generator.demo import build as demo_build
 from generator.store import Layout
@@ -18,7 +20,10 @@ from generator.store import Layout
 def example_src(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The example publication's inputs, generated once per test session (read-only use)."""
     root = tmp_path_factory.mktemp("example")
-    demo_build.write(demo_build.build(), Layout.at(root, root / ".private"))
+    layout = Layout.at(root, root / ".private")
+    demo_build.write(demo_build.build(), layout)
+    for volume in layout.volume_ids():
+        figures.write(layout, volume)
     return root
 
 
@@ -66,3 +71,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def update_golden(request: pytest.FixtureRequest) -> bool:
     """True when the run was asked to rewrite golden files."""
     return bool(request.config.getoption("--update-golden"))
+
+
+# Deadlines make property tests flaky on a loaded 2-core CI machine; examples are bounded
+# by max_examples instead.
+settings.register_profile("probepress", deadline=None)
+settings.load_profile("probepress")

@@ -169,7 +169,7 @@ class VolumeFigures:
                 )
             for half in halves:
                 self._rate(
-                    f"{p}/half/{half}/rate",
+                    f"{p}/half/{half.lower()}/rate",
                     f"Full-bank failure rate of {name}, half {half}",
                     t,
                     validated,

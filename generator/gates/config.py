@@ -45,7 +45,7 @@ def _git(ctx: GateContext, *args: str) -> str | None:
     return done.stdout if done.returncode == 0 else None
 
 
-def _history(ctx: GateContext, out: Findings, current: str) -> None:
+def _history(ctx: GateContext, out: Findings, registered: str) -> None:
     volume_dir = ctx.layout.rel(ctx.layout.volume_dir(ctx.data.volume.id))
     inside = _git(ctx, "rev-parse", "--is-inside-work-tree")
     if inside is None or inside.strip() != "true":
@@ -58,8 +58,14 @@ def _history(ctx: GateContext, out: Findings, current: str) -> None:
             severity="warning",
         )
         return
-    log = _git(ctx, "log", "--diff-filter=A", "--format=%H", "--", f"{volume_dir}/*/")
-    commits = (log or "").split()
+    log = _git(ctx, "log", "--diff-filter=A", "--format=commit %H", "--name-only", "--", volume_dir)
+    commits: list[str] = []
+    commit = ""
+    for line in (log or "").splitlines():
+        if line.startswith("commit "):
+            commit = line.split()[1]
+        elif line.strip() and not line.endswith("/volume.yaml") and commit not in commits:
+            commits.append(commit)
     if not commits:
         out.add(
             "prereg-history",
@@ -70,7 +76,7 @@ def _history(ctx: GateContext, out: Findings, current: str) -> None:
             severity="warning",
         )
         return
-    first = commits[-1]
+    first = commits[-1]  # git log lists newest first
     text = _git(ctx, "show", f"{first}:{ctx.volume_file}")
     if text is None:
         out.add(
@@ -89,7 +95,7 @@ def _history(ctx: GateContext, out: Findings, current: str) -> None:
         )
         return
     before = preregistration_sha256(then.protocol, then.thresholds, then.jury)
-    if before != current:
+    if before != registered:
         out.add(
             "prereg-changed",
             ctx.volume_file,

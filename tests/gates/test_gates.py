@@ -3,6 +3,7 @@ fails, with the expected message and exit code 1, and every other gate still pas
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 from pathlib import Path
@@ -11,9 +12,12 @@ from typing import Any
 import pytest
 import yaml
 
+from generator import figures
+from generator.errors import ProbepressError
 from generator.gates import NAMES
 from generator.models.volume import Volume
 from generator.prereg import preregistration_sha256
+from generator.store import Layout
 from tests.conftest import CliRun
 from tests.factories import bundle_dir, edit_json, edit_lines, git_commit_all
 
@@ -45,7 +49,16 @@ def _messages(report: dict[str, Any], gate: str) -> list[str]:
     ]
 
 
+def _reregister(root: Path, volume: str) -> None:
+    """Recompute the figures after a mutation, as a maintainer would before publishing, so
+    only the gate under test sees the mutation (stale figures are the publishing gate's)."""
+    # A mutated volume that no longer reads cannot be recomputed; its failing gate says why.
+    with contextlib.suppress(ProbepressError):
+        figures.write(Layout.at(root, root / ".private"), volume)
+
+
 def _expect(cli: CliRun, root: Path, gates: set[str], message: str, volume: str = VOL) -> None:
+    _reregister(root, volume)
     git_commit_all(root, "mutated example")
     report = _check(cli, volume)
     assert report["exit_code"] == 1
@@ -389,6 +402,7 @@ def test_thresholds_changed_after_results(cli: CliRun, root: Path) -> None:
         vol.protocol, vol.thresholds, vol.jury
     )
     vfile.write_text(yaml.safe_dump(doc, sort_keys=False), "utf-8")
+    _reregister(root, VOL)
     git_commit_all(root, "lower the floor after seeing the results")
     report = _check(cli)
     assert _failed(report) == {"config"}

@@ -48,7 +48,8 @@ def test_truncated_line(cli: CliRun, root: Path) -> None:
 def test_invalid_utf8(cli: CliRun, root: Path) -> None:
     d = bundle_dir(root, first_slug(root))
     edit_bytes(d, "verdicts.jsonl", lambda b: b.replace(b'"item"', b'"\xff\xfeitem"', 3))
-    _fails(cli, root, "verdicts.jsonl:1: line is not valid UTF-8 (byte 2")
+    byte = (d / "verdicts.jsonl").read_bytes().index(b"\xff") + 1
+    _fails(cli, root, f"verdicts.jsonl:1: line is not valid UTF-8 (byte {byte}) [utf-8]")
 
 
 def test_invalid_json(cli: CliRun, root: Path) -> None:
