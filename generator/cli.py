@@ -367,3 +367,22 @@ def render(state: State, volume: str, jobs: int | None, no_pdf: bool, as_json: b
     if as_json:
         print_json(result.as_json())
     err.print(result.summary(), markup=False)
+
+
+@main.command(epilog=EPILOG)
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Where the built site goes [default: ROOT/site].",
+)
+@click.option("--no-build", is_flag=True, help="Only generate the pages under site_src/.")
+@pass_state
+def site(state: State, out_dir: Path | None, no_build: bool) -> None:
+    """Generate the site's pages and downloads, then build it with MkDocs (--strict)."""
+    from generator.site import build_site
+
+    with progress("building the site") as step:
+        result = build_site(state.layout, out=out_dir, build=not no_build, progress=step)
+    err.print(result.summary(), markup=False)
