@@ -15,6 +15,7 @@ from collections import Counter, defaultdict
 
 from generator.gates.base import Findings, GateContext, GateResult
 from generator.panel import rated_draws, reproduce_sample
+from generator.stats import StatsError
 from generator.stats.agreement import gwet_ac1
 
 NAME = "agreement"
@@ -101,24 +102,32 @@ def check(ctx: GateContext) -> GateResult:
         ratings.extend(r.votes for r in rated_draws(ctx.data, bundle))
     floor = ctx.data.volume.thresholds.ac1_floor
     notes = []
-    if len(ratings) < 2:
-        out.add("ac1", ctx.volume_file, None, "fewer than two re-graded draws: AC1 is undefined")
-    else:
+    try:
         result = gwet_ac1(
             ratings, ["pass", "fail"], confidence=float(ctx.data.volume.thresholds.confidence)
         )
-        notes.append(
-            f"AC1 = {result.value:.3f} (95% CI {result.ci_lo:.3f}..{result.ci_hi:.3f}) over "
-            f"{result.n_subjects} draws; floor {floor}"
+    except StatsError as exc:
+        out.add(
+            "ac1",
+            ctx.volume_file,
+            None,
+            f"panel agreement cannot be computed: {exc}",
+            "the panel must re-grade at least two draws with two or more votes each",
         )
-        if result.value < float(floor):
-            out.add(
-                "ac1-floor",
-                ctx.volume_file,
-                None,
-                f"panel agreement AC1 = {result.value:.3f} is below the pre-registered floor "
-                f"{floor} ({result.n_subjects} draws)",
-                "the grading is not reliable enough to publish; review the rubric and re-grade "
-                "under a new volume",
-            )
+        return out.result(notes=notes)
+    level = f"{float(result.confidence):.0%}"
+    notes.append(
+        f"AC1 = {result.value:.3f} ({level} CI {result.ci_lo:.3f}..{result.ci_hi:.3f}) over "
+        f"{result.n_subjects} draws; floor {floor}"
+    )
+    if result.value < float(floor):
+        out.add(
+            "ac1-floor",
+            ctx.volume_file,
+            None,
+            f"panel agreement AC1 = {result.value:.3f} is below the pre-registered floor "
+            f"{floor} ({result.n_subjects} draws)",
+            "the grading is not reliable enough to publish; review the rubric and re-grade "
+            "under a new volume",
+        )
     return out.result(notes=notes)

@@ -56,10 +56,6 @@ class Thresholds(Part):
     """Seed of the panel sample (reproduced by the agreement gate)."""
     confidence: Decimal = Field(default=Decimal("0.95"), gt=0, lt=1)
     """Confidence level of every published interval."""
-    resamples: int = Field(default=2000, ge=100, le=100_000)
-    """Bootstrap resamples behind intervals."""
-    interval_seed: int = Field(default=20260101, ge=0)
-    """Seed of every bootstrap."""
     max_qualification_refusals: int = Field(default=1, ge=0)
     """A judge refusing more qualification probes than this is not qualified."""
 
