@@ -41,6 +41,7 @@ def run_gates(
     strict: bool = False,
     bounds: Bounds | None = None,
     progress: Callable[[str], None] | None = None,
+    options: dict[str, Any] | None = None,
 ) -> CheckReport:
     """Read ``volume`` once and run the named gates (all nine by default), collecting
     every finding before deciding.
@@ -48,9 +49,12 @@ def run_gates(
     Raises:
         UsageError, InputError: the volume cannot be read at all (``volume.yaml`` or the
             bank is unreadable); any other problem becomes a preflight finding.
+
+    ``options`` reach every gate through its context (``repo_root``: the git checkout
+    the inputs come from, when the layout is a staging copy).
     """
     data = load_volume(layout, volume, bounds=bounds, strict=False)
-    ctx = GateContext(data)
+    ctx = GateContext(data, dict(options or {}))
     chosen = [g for g in GATES if names is None or g.NAME in names]
     results = []
     for module in chosen:

@@ -386,3 +386,73 @@ def site(state: State, out_dir: Path | None, no_build: bool) -> None:
     with progress("building the site") as step:
         result = build_site(state.layout, out=out_dir, build=not no_build, progress=step)
     err.print(result.summary(), markup=False)
+
+
+@main.command(epilog=EPILOG)
+@click.argument("volume")
+@click.option("--allow-dirty", is_flag=True, help="Publish a DRAFT from a dirty tree.")
+@click.option("--jobs", type=click.IntRange(1, 64), default=None, help="PDF workers.")
+@click.option(
+    "--signing-key",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Ed25519 private key (PEM) to sign the release [default: $PROBEPRESS_SIGNING_KEY].",
+)
+@click.option(
+    "--recover", "recover_only", is_flag=True, help="Only roll back an interrupted publish."
+)
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output on stdout.")
+@pass_state
+def publish(
+    state: State,
+    volume: str,
+    allow_dirty: bool,
+    jobs: int | None,
+    signing_key: Path | None,
+    recover_only: bool,
+    as_json: bool,
+) -> None:
+    """Publish VOLUME: all gates, figures, frozen HTML, PDFs, downloads and site, moved into
+    place only when everything passed (a failure or a kill leaves the previous publication
+    intact)."""
+    from generator import publish as publisher
+
+    if recover_only:
+        rolled = publisher.recover(state.layout)
+        err.print("rolled back an interrupted publish" if rolled else "nothing to recover")
+        return
+    with progress(f"publishing {volume}") as step:
+        result = publisher.publish(
+            state.layout,
+            volume,
+            allow_dirty=allow_dirty,
+            jobs=jobs,
+            signing_key=signing_key,
+            progress=step,
+        )
+    if as_json:
+        print_json(result.as_json())
+    err.print(result.summary(), markup=False)
+
+
+@main.command(epilog=EPILOG)
+@click.argument(
+    "path", required=False, type=click.Path(file_okay=False, exists=True, path_type=Path)
+)
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output on stdout.")
+@pass_state
+def verify(state: State, path: Path | None, as_json: bool) -> None:
+    """Recompute every public figure and check every fingerprint, SHA256SUMS line and
+    signature, offline. PATH is a publication root or a built site [default: --root]."""
+    from generator.verify import verify as run_verify
+
+    with progress("verifying") as step:
+        report = run_verify(path or state.layout.root, progress=step)
+    if as_json:
+        print_json(report.as_json())
+    if not report.verified:
+        raise CheckFailed(
+            f"not verified: {report.summary()}",
+            [Problem(m.what, None, "verify", m.message) for m in report.mismatches],
+        )
+    err.print(report.summary(), markup=False)

@@ -101,7 +101,7 @@ def check(ctx: GateContext) -> GateResult:
                 )
         ratings.extend(r.votes for r in rated_draws(ctx.data, bundle))
     floor = ctx.data.volume.thresholds.ac1_floor
-    notes = []
+    notes: list[str] = []
     try:
         result = gwet_ac1(
             ratings, ["pass", "fail"], confidence=float(ctx.data.volume.thresholds.confidence)

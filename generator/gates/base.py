@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
+from pathlib import Path
 from typing import Any, Literal
 
 from generator.models.bank import ItemMeta
@@ -128,6 +129,13 @@ class GateContext:
     def shown(self, bundle: BundleData, name: str) -> str:
         """A bundle file's path as messages print it."""
         return bundle.shown(self.data.layout, name)
+
+    @property
+    def repo_root(self) -> Path:
+        """The git checkout the inputs come from (differs from the layout's root while
+        ``publish`` builds in a staging copy)."""
+        root = self.options.get("repo_root")
+        return Path(root) if root is not None else self.data.layout.root
 
     @property
     def volume_file(self) -> str:

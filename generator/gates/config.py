@@ -12,11 +12,10 @@ is a warning (``--strict`` makes it fail).
 
 from __future__ import annotations
 
-import subprocess
-
 import yaml
 from pydantic import ValidationError
 
+from generator import git
 from generator.gates.base import Findings, GateContext, GateResult
 from generator.models.volume import Protocol, Volume
 from generator.prereg import preregistration_sha256
@@ -32,17 +31,7 @@ def _differences(actual: Protocol, frozen: Protocol) -> list[str]:
 
 
 def _git(ctx: GateContext, *args: str) -> str | None:
-    try:
-        done = subprocess.run(
-            ["git", "-C", str(ctx.layout.root), *args],
-            capture_output=True,
-            text=True,
-            check=False,
-            timeout=60,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return done.stdout if done.returncode == 0 else None
+    return git.output(ctx.repo_root, *args)
 
 
 def _history(ctx: GateContext, out: Findings, registered: str) -> None:

@@ -10,11 +10,10 @@ with matching SHA-256; every frozen file ever published is byte-unchanged.
 from __future__ import annotations
 
 import re
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
-from generator import figures, fingerprints
+from generator import figures, fingerprints, git
 from generator.errors import ProbepressError
 from generator.gates.base import Findings, GateContext, GateResult
 
@@ -25,32 +24,17 @@ CITATION = re.compile(r"""fig\(\s*["']([^"']+)["']\s*\)""")
 GENERATED = ("volumes", "downloads")
 
 
-def _git(ctx: GateContext, *args: str) -> subprocess.CompletedProcess[str] | None:
-    try:
-        return subprocess.run(
-            ["git", "-C", str(ctx.layout.root), *args],
-            capture_output=True,
-            text=True,
-            check=False,
-            timeout=120,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-
-
 def head_commit(ctx: GateContext) -> str | None:
-    """HEAD of the root's repository, or None outside git."""
-    done = _git(ctx, "rev-parse", "HEAD")
-    return done.stdout.strip() if done is not None and done.returncode == 0 else None
+    """HEAD of the inputs' repository, or None outside git."""
+    return git.head(ctx.repo_root)
 
 
 def check(ctx: GateContext) -> GateResult:
     """Run the publishing gate."""
     out = Findings(NAME)
-    root = ctx.layout.root
+    root = ctx.repo_root
     notes = []
-    inside = _git(ctx, "rev-parse", "--show-toplevel")
-    if inside is None or inside.returncode != 0:
+    if not git.is_repository(root):
         out.add(
             "not-a-repository",
             ".",
@@ -59,8 +43,7 @@ def check(ctx: GateContext) -> GateResult:
             "publish from a git checkout so the release can record its inputs commit",
         )
     else:
-        status = _git(ctx, "status", "--porcelain=v1", "--untracked-files=all", "--", ".")
-        dirty = [line[3:] for line in (status.stdout if status else "").splitlines() if line]
+        dirty = git.dirty_paths(root)
         if dirty:
             shown = ", ".join(dirty[:LISTED])
             more = f" and {len(dirty) - LISTED} more" if len(dirty) > LISTED else ""

@@ -5,6 +5,7 @@ from generator.models.base import SCHEMA_VERSION, Record, slugify, version_slug
 from generator.models.bundle import BundleManifest
 from generator.models.figures import Registry
 from generator.models.records import Draw, PanelVote, PrivateResponse, Qualification, Verdict
+from generator.models.release import Release
 from generator.models.volume import Volume
 
 #: Every published format, by schema file stem. ``probepress schema`` writes these.
@@ -19,6 +20,7 @@ FORMATS: dict[str, type[Record]] = {
     "panel-vote": PanelVote,
     "qualification": Qualification,
     "figures": Registry,
+    "release": Release,
     "private-response": PrivateResponse,
 }
 

@@ -1,0 +1,54 @@
+"""The one place probepress talks to git (read-only)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+TIMEOUT = 120
+
+
+def run(root: Path, *args: str) -> subprocess.CompletedProcess[str] | None:
+    """``git -C root ARGS…``; None when git is missing or times out."""
+    env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C"}
+    try:
+        return subprocess.run(
+            ["git", "-C", str(root), *args],
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=TIMEOUT,
+            env=env,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+def output(root: Path, *args: str) -> str | None:
+    """Standard output of a successful git command, else None."""
+    done = run(root, *args)
+    return done.stdout if done is not None and done.returncode == 0 else None
+
+
+def is_repository(root: Path) -> bool:
+    """True when ``root`` is inside a git work tree."""
+    return (output(root, "rev-parse", "--is-inside-work-tree") or "").strip() == "true"
+
+
+def head(root: Path) -> str | None:
+    """The commit HEAD points at, or None."""
+    text = output(root, "rev-parse", "HEAD")
+    return text.strip() if text else None
+
+
+def dirty_paths(root: Path) -> list[str]:
+    """Modified, staged and untracked (not ignored) paths under ``root``."""
+    text = output(root, "status", "--porcelain=v1", "--untracked-files=all", "--", ".") or ""
+    return [line[3:] for line in text.splitlines() if line]
+
+
+def last_commit_touching(root: Path, paths: list[str]) -> str | None:
+    """The newest commit that changed any of ``paths`` (the inputs' commit), or None."""
+    text = output(root, "log", "-1", "--format=%H", "--", *paths)
+    return text.strip() or None if text else None

@@ -1,0 +1,409 @@
+"""One-command publication of a volume (``probepress publish``).
+
+Everything is built in a staging copy of the publication root: figures, frozen HTML and
+PDFs, downloads, the release manifest and the site; all nine gates run there (the
+clean-commit check against the real checkout). Only when everything passed are the
+changed files moved into place, under a journal: a failure or a kill at any moment
+leaves the previous publication intact, and the next ``publish`` (or
+``publish --recover``) rolls an interrupted move back before doing anything else.
+Publishing unchanged inputs rewrites nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from generator import __version__, figures, git
+from generator.canonical import dumps, write_bytes, write_json
+from generator.checking import run_gates
+from generator.errors import CheckFailed, InputError, Problem
+from generator.hashing import sha256_bytes, sha256_file
+from generator.models.release import GateVerdict, Release
+from generator.signing import PUBLIC_KEY_FILE, load_private_key, public_pem, sign
+from generator.store import Layout
+from generator.store.jsonl import Problems, load_document
+
+Step = Callable[[str], None]
+JOURNAL = ".probepress-journal.json"
+STAGING_PREFIX = ".probepress-staging-"
+SITE_STAMP = ".probepress-site.json"
+#: Folders whose files the tool alone writes: stale files there are removed on publish.
+GENERATED = ("site_src/volumes", "site_src/downloads", "site")
+#: Folders and files a publication reads as its inputs and copies into staging.
+SKIP = {
+    ".git",
+    ".venv",
+    "venv",
+    ".private",
+    "site",
+    "node_modules",
+    "__pycache__",
+    ".mypy_cache",
+    ".ruff_cache",
+    ".pytest_cache",
+    ".hypothesis",
+    "build",
+    "dist",
+}
+
+
+@dataclass(frozen=True)
+class PublishResult:
+    """What ``publish`` did."""
+
+    volume: str
+    changed: tuple[str, ...]
+    noop: bool
+    draft: bool
+    release: Release | None = None
+
+    def summary(self) -> str:
+        """One line for people."""
+        if self.noop:
+            return f"{self.volume}: already published from these inputs; nothing rewritten"
+        what = "draft" if self.draft else "publication"
+        return f"{self.volume}: {what} complete, {len(self.changed)} file(s) written"
+
+    def as_json(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return {
+            "volume": self.volume,
+            "noop": self.noop,
+            "draft": self.draft,
+            "changed": list(self.changed),
+        }
+
+
+# -- inputs and releases ---------------------------------------------------------------
+
+
+def _files(base: Path) -> Iterator[Path]:
+    if base.is_dir():
+        yield from sorted(p for p in base.rglob("*") if p.is_file() and not p.is_symlink())
+
+
+def volume_inputs(layout: Layout, volume: str) -> dict[str, str]:
+    """Every input of ``volume`` (bank, its bundles, templates) with its SHA-256."""
+    paths = [
+        *_files(layout.bank_dir),
+        *_files(layout.volume_dir(volume)),
+        *_files(layout.root / "templates"),
+    ]
+    return {layout.rel(p): sha256_file(p) for p in paths}
+
+
+def release_path(layout: Layout, volume: str) -> Path:
+    """``site_src/volumes/<volume>/release.json``."""
+    return layout.site_src / "volumes" / volume / "release.json"
+
+
+def load_release(layout: Layout, volume: str) -> Release | None:
+    """The volume's release manifest, if it was published."""
+    path = release_path(layout, volume)
+    if not path.exists():
+        return None
+    problems = Problems()
+    release = load_document(path, Release, layout.rel(path), problems, 16 << 20)
+    if release is None:
+        raise InputError("cannot read the release manifest:", problems.items)
+    return release
+
+
+def volume_figures_sha256(layout: Layout, volume: str) -> str:
+    """SHA-256 of the volume's own figures (other volumes' entries excluded)."""
+    own = {
+        k: v.model_dump(mode="json")
+        for k, v in figures.load_registry(layout).figures.items()
+        if k.startswith(f"{volume}/")
+    }
+    return sha256_bytes(dumps(own).encode("utf-8"))
+
+
+def volume_outputs(layout: Layout, volume: str) -> dict[str, str]:
+    """The volume's frozen files (not its release manifest) with their SHA-256."""
+    folder = layout.site_src / "volumes" / volume
+    return {layout.rel(p): sha256_file(p) for p in _files(folder) if p.name != "release.json"}
+
+
+def _intact(layout: Layout, release: Release) -> bool:
+    return (
+        volume_outputs(layout, release.volume) == release.outputs
+        and volume_figures_sha256(layout, release.volume) == release.figures_sha256
+    )
+
+
+def site_digest(layout: Layout) -> str:
+    """Digest of everything the built site is made from."""
+    parts = [f"probepress {__version__}"]
+    for path in [layout.root / "mkdocs.yml", *_files(layout.site_src), *_files(layout.figures_dir)]:
+        if path.is_file():
+            parts.append(f"{layout.rel(path)} {sha256_file(path)}")
+    return sha256_bytes("\n".join(parts).encode("utf-8"))
+
+
+def _site_fresh(layout: Layout) -> bool:
+    stamp = layout.root / "site" / SITE_STAMP
+    try:
+        return bool(json.loads(stamp.read_text("utf-8"))["digest"] == site_digest(layout))
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+
+
+# -- staging and the journalled move ---------------------------------------------------
+
+
+@contextmanager
+def staging(layout: Layout) -> Iterator[Path]:
+    """A private copy of the root (inputs, hand-written pages, current outputs)."""
+    stage = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=layout.root))
+    try:
+        for entry in sorted(layout.root.iterdir()):
+            if (
+                entry.name in SKIP
+                or entry.name.startswith(".probepress-")
+                or entry == layout.private
+            ):
+                continue
+            target = stage / entry.name
+            if entry.is_dir() and not entry.is_symlink():
+                shutil.copytree(entry, target, symlinks=True, ignore=shutil.ignore_patterns(*SKIP))
+            elif entry.is_file():
+                shutil.copy2(entry, target)
+        yield stage
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+
+
+@dataclass
+class Plan:
+    """Files to move from staging into the root, and stale generated files to delete."""
+
+    moves: list[str] = field(default_factory=list)
+    deletes: list[str] = field(default_factory=list)
+
+
+def plan(root: Path, stage: Path) -> Plan:
+    """What differs between the staged outputs and the root's."""
+    out = Plan()
+    for area in ("figures", "site_src", "site"):
+        for path in _files(stage / area):
+            rel = path.relative_to(stage).as_posix()
+            current = root / rel
+            if not current.is_file() or current.read_bytes() != path.read_bytes():
+                out.moves.append(rel)
+    for area in GENERATED:
+        for path in _files(root / area):
+            rel = path.relative_to(root).as_posix()
+            if not (stage / rel).exists():
+                out.deletes.append(rel)
+    return out
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def commit(layout: Layout, stage: Path, todo: Plan) -> None:
+    """Move staged files into place under a journal (see ``recover``)."""
+    root = layout.root
+    backup = Path(tempfile.mkdtemp(prefix=".probepress-backup-", dir=root))
+    journal = root / JOURNAL
+    record = {"backup": backup.name, "moves": todo.moves, "deletes": todo.deletes}
+    write_json(journal, record)
+    _fsync_dir(root)
+    for rel in [*todo.moves, *todo.deletes]:
+        current = root / rel
+        if current.is_file():
+            saved = backup / rel
+            saved.parent.mkdir(parents=True, exist_ok=True)
+            os.link(current, saved)
+    for rel in todo.moves:
+        target = root / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(stage / rel, target)
+    for rel in todo.deletes:
+        (root / rel).unlink(missing_ok=True)
+    _fsync_dir(root)
+    journal.unlink()  # the commit point: from here on the new publication stands
+    _fsync_dir(root)
+    shutil.rmtree(backup, ignore_errors=True)
+
+
+def recover(layout: Layout) -> bool:
+    """Roll back a move a kill interrupted; True if there was one. Also removes stale
+    staging and backup folders."""
+    root = layout.root
+    journal = root / JOURNAL
+    rolled = False
+    if journal.exists():
+        try:
+            record = json.loads(journal.read_text("utf-8"))
+            backup = root / record["backup"]
+            for rel in [*record["moves"], *record["deletes"]]:
+                saved, target = backup / rel, root / rel
+                if saved.is_file():
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    os.replace(saved, target)
+                elif rel in record["moves"]:
+                    target.unlink(missing_ok=True)  # a new file: the previous state had none
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise InputError(f"{JOURNAL}: cannot roll back an interrupted publish ({exc})") from exc
+        journal.unlink()
+        rolled = True
+    for leftover in root.glob(".probepress-*"):
+        if leftover.is_dir():
+            shutil.rmtree(leftover, ignore_errors=True)
+    return rolled
+
+
+# -- the pipeline ----------------------------------------------------------------------
+
+
+def _verdicts(report: Any) -> dict[str, GateVerdict]:
+    return {
+        r.name: GateVerdict(
+            passed=r.passed(),
+            errors=len(r.errors()),
+            warnings=sum(f.severity == "warning" for f in r.findings),
+        )
+        for r in report.results
+    }
+
+
+def _gate(stage_layout: Layout, layout: Layout, volume: str, allow_dirty: bool) -> Any:
+    report = run_gates(stage_layout, volume, options={"repo_root": layout.root})
+    blocking = []
+    for result in report.results:
+        for finding in result.errors():
+            if (
+                allow_dirty
+                and finding.gate == "publishing"
+                and finding.rule in ("dirty-tree", "not-a-repository", "no-commit")
+            ):
+                continue
+            blocking.append(finding)
+    if blocking:
+        problems = [
+            Problem(
+                f.path.replace(str(stage_layout.root) + "/", ""),
+                f.line,
+                f"{f.gate}/{f.rule}",
+                f.message,
+                f.fix,
+            )
+            for f in blocking
+        ]
+        raise CheckFailed(f"{volume}: not published; the gates found:", problems)
+    return report
+
+
+def publish(
+    layout: Layout,
+    volume: str,
+    *,
+    allow_dirty: bool = False,
+    jobs: int | None = None,
+    signing_key: Path | None = None,
+    progress: Step | None = None,
+) -> PublishResult:
+    """Gates → figures → frozen HTML → PDFs → downloads → site, moved into place atomically.
+
+    Raises:
+        CheckFailed: A gate failed, or the volume is already published and its inputs
+            changed (an erratum is a new volume).
+        InputError, UsageError: The volume cannot be read.
+    """
+    from generator.render import render_volume
+    from generator.site import build_site
+
+    step = progress or (lambda label: None)
+    recover(layout)
+    key = load_private_key(signing_key)
+    inputs = volume_inputs(layout, volume)
+    previous = load_release(layout, volume)
+    intact = False
+    if previous is not None and not previous.draft:
+        changed = sorted(
+            p for p in set(inputs) | set(previous.inputs) if inputs.get(p) != previous.inputs.get(p)
+        )
+        if changed:
+            raise CheckFailed(
+                f"{volume} is published and its inputs changed since; published volumes never "
+                "change (publish an erratum as a new volume with erratum_of):",
+                [
+                    Problem(p, None, "immutable-archive", "changed since publication")
+                    for p in changed
+                ],
+            )
+        intact = _intact(layout, previous)
+        clean = allow_dirty or not git.dirty_paths(layout.root)
+        if intact and clean and _site_fresh(layout):
+            return PublishResult(volume, (), noop=True, draft=False, release=previous)
+    draft = allow_dirty and bool(not git.is_repository(layout.root) or git.dirty_paths(layout.root))
+    with staging(layout) as stage:
+        stage_layout = Layout.at(stage, layout.private)
+        if not intact:
+            step("figures")
+            figures.write(stage_layout, volume)
+            step("frozen HTML and PDFs")
+            render_volume(stage_layout, volume, jobs=jobs, pdf=True, progress=step, draft=draft)
+        step("downloads")
+        build_site(stage_layout, build=False)
+        step("gates")
+        report = _gate(stage_layout, layout, volume, allow_dirty)
+        release = (
+            previous
+            if intact and previous is not None
+            else Release(
+                volume=volume,
+                generator=f"probepress {__version__}",
+                inputs_commit=git.last_commit_touching(
+                    layout.root, ["bank", f"bundles/{volume}", "templates"]
+                ),
+                draft=draft,
+                inputs=inputs,
+                outputs=volume_outputs(stage_layout, volume),
+                figures_sha256=volume_figures_sha256(stage_layout, volume),
+                gates=_verdicts(report),
+            )
+        )
+        if key is not None and not intact:
+            release = sign(release, key)
+            write_bytes(stage_layout.site_src / "downloads" / PUBLIC_KEY_FILE, public_pem(key))
+        write_bytes(
+            release_path(stage_layout, volume),
+            dumps(release.model_dump(mode="json", exclude_none=True)).encode("utf-8"),
+        )
+        step("site")
+        build_site(stage_layout, build=True)
+        write_json(stage / "site" / SITE_STAMP, {"digest": site_digest(stage_layout)})
+        step("holdout scan of the built site")
+        _gate_site(stage_layout, layout, volume)
+        todo = plan(layout.root, stage)
+        step("moving into place")
+        commit(layout, stage, todo)
+    return PublishResult(
+        volume, tuple(todo.moves + todo.deletes), noop=False, draft=draft, release=release
+    )
+
+
+def _gate_site(stage_layout: Layout, layout: Layout, volume: str) -> None:
+    report = run_gates(stage_layout, volume, ["holdout"], options={"repo_root": layout.root})
+    if not report.passed:
+        findings = [f for r in report.results for f in r.errors()]
+        raise CheckFailed(
+            f"{volume}: not published; held-out text reached the built site:",
+            [Problem(f.path, f.line, f"{f.gate}/{f.rule}", f.message, f.fix) for f in findings],
+        )
