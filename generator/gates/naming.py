@@ -33,6 +33,24 @@ def _other_volumes(ctx: GateContext) -> dict[str, Volume]:
     return out
 
 
+def _frozen_names(ctx: GateContext, out: Findings, slugs: set[str]) -> None:
+    """Frozen files are ``leaderboard.{html,pdf}`` and ``jury/<candidate-slug>.{html,pdf}``."""
+    folder = ctx.layout.site_src / "volumes" / ctx.data.volume.id
+    jury = folder / "jury"
+    if jury.is_dir():
+        for path in sorted(jury.iterdir()):
+            if path.suffix not in (".html", ".pdf") or path.stem not in slugs:
+                out.add(
+                    "file-name",
+                    ctx.layout.rel(path),
+                    None,
+                    "jury files are named <candidate-slug>.html or .pdf after a listed candidate",
+                )
+    for path in sorted(folder.glob("leaderboard*")) if folder.is_dir() else []:
+        if path.name not in ("leaderboard.html", "leaderboard.pdf"):
+            out.add("file-name", ctx.layout.rel(path), None, "unexpected leaderboard file name")
+
+
 def check(ctx: GateContext) -> GateResult:
     """Run the naming gate."""
     out = Findings(NAME)
@@ -118,6 +136,7 @@ def check(ctx: GateContext) -> GateResult:
                     f"{ref.api} is {mine.display_name!r} here but {ref.display_name!r} in {vid}",
                     "one display name per API string across volumes",
                 )
+    _frozen_names(ctx, out, set(seen_slug))
     figures = ctx.layout.figures_dir / "figures.json"
     pending = []
     if figures.is_file():
