@@ -1,12 +1,23 @@
-"""The public bank downloads: one JSONL per bank version, holding exactly its public items."""
+"""The public bank downloads: one JSONL per bank version, holding exactly its public items.
+
+Published downloads never change: ``figures/downloads.json`` registers the SHA-256 of
+every bank download the site has published, and a build that would give a registered
+file other bytes is refused (:func:`refused_changes`); :func:`changed` tells the holdout
+gate which registered files on disk no longer match.
+"""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
 from pathlib import Path
 
-from generator.canonical import dumps_line
+from generator.canonical import dumps, dumps_line, write_text
+from generator.errors import InputError, Problem
+from generator.hashing import sha256_bytes, sha256_file
 from generator.models.base import version_slug
 from generator.store.bank import Bank
+from generator.store.paths import Layout
 
 DOWNLOADS = Path("site_src") / "downloads"
 
@@ -22,3 +33,80 @@ def public_jsonl(bank: Bank, version: str) -> bytes:
         dumps_line(item.model_dump(mode="json", exclude_none=True))
         for item in bank.public_items(version)
     ).encode("utf-8")
+
+
+REGISTRY = Path("figures") / "downloads.json"
+"""Registry of every public bank download ever published (root-relative path -> SHA-256)."""
+SCHEMA_VERSION = 1
+
+
+def registry_path(layout: Layout) -> Path:
+    """``figures/downloads.json`` under the root."""
+    return layout.root / REGISTRY
+
+
+def registered(layout: Layout) -> dict[str, str]:
+    """Registered bank downloads: root-relative path -> SHA-256 (empty before the first).
+
+    Raises:
+        InputError: The registry exists but cannot be read.
+    """
+    path = registry_path(layout)
+    if not path.exists():
+        return {}
+    try:
+        files = json.loads(path.read_text("utf-8"))["files"]
+        out = {str(rel): str(entry["sha256"]) for rel, entry in sorted(files.items())}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise InputError(f"{layout.rel(path)}: unreadable download registry ({exc})") from exc
+    return out
+
+
+def refused_changes(layout: Layout, planned: Mapping[str, bytes]) -> list[Problem]:
+    """Registered downloads that ``planned`` (root-relative path -> bytes) would change."""
+    known = registered(layout)
+    return [
+        Problem(
+            rel,
+            None,
+            "download-changed",
+            f"the bank now gives different bytes (sha256 {sha256_bytes(data)[:12]}…) than the "
+            f"published download (sha256 {known[rel][:12]}…)",
+            "published downloads never change: restore the bank's published items, and record "
+            "changes as a new bank version",
+        )
+        for rel, data in sorted(planned.items())
+        if rel in known and sha256_bytes(data) != known[rel]
+    ]
+
+
+def register(layout: Layout, published: Mapping[str, str]) -> bool:
+    """Add ``published`` (root-relative path -> SHA-256) to the registry; never replace.
+
+    Returns:
+        Whether the registry file changed.
+
+    Raises:
+        InputError: A path is already registered with another SHA-256.
+    """
+    files = registered(layout)
+    clash = [rel for rel, digest in published.items() if files.get(rel, digest) != digest]
+    if clash:
+        raise InputError(f"refusing to re-register published downloads: {', '.join(clash)}")
+    files.update(published)
+    entries = {rel: {"sha256": files[rel]} for rel in sorted(files)}
+    return write_text(
+        registry_path(layout), dumps({"files": entries, "schema_version": SCHEMA_VERSION})
+    )
+
+
+def changed(layout: Layout) -> list[tuple[str, str]]:
+    """Registered downloads whose bytes on disk differ now, with what happened to them."""
+    out = []
+    for rel, digest in registered(layout).items():
+        path = layout.root / rel
+        if not path.is_file():
+            out.append((rel, "is missing"))
+        elif sha256_file(path) != digest:
+            out.append((rel, "changed after it was published"))
+    return out

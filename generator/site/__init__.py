@@ -1,0 +1,195 @@
+"""The MkDocs-Material site (DESIGN §7): generated pages, downloads, then MkDocs.
+
+``build_site`` writes the generated pages (``site_src/volumes/``: the results overview,
+the archive and each volume's results and jury pages; ``site_src/downloads/``: the
+downloads page, the bank changelog and every download with its ``SHA256SUMS``), then
+runs ``mkdocs build --strict`` in-process. Hand-written pages (``site_src/*.md``) cite
+figures by id (``generator.site.figrefs``) and carry no bare numbers
+(``generator.site.lint``). Everything generated is deterministic and written with the
+canonical writer, only when its bytes change.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator import downloads as bank_downloads
+from generator.canonical import write_bytes, write_text
+from generator.errors import CheckFailed, InputError
+from generator.site import downloads, lint, listings, mkdocs_run, results
+from generator.site.published import Publication, load_publication
+from generator.store.bank import Bank, load_bank
+from generator.store.jsonl import Bounds, Problems
+from generator.store.paths import Layout
+
+Progress = Callable[[str], None]
+DOWNLOADS = "downloads"
+VOLUMES = "volumes"
+
+
+@dataclass(frozen=True)
+class SiteResult:
+    """What ``build_site`` did."""
+
+    volumes: tuple[str, ...]
+    """Published volumes on the site."""
+    pages: int
+    """Generated pages."""
+    downloads: int
+    """Files in the downloads folder (``SHA256SUMS`` included)."""
+    written: int
+    """Generated files whose bytes changed (pages and downloads)."""
+    removed: int
+    """Stale generated files removed."""
+    out: Path | None
+    """Where the site was built (None with ``build=False``)."""
+    generate_seconds: float
+    build_seconds: float
+
+    def summary(self) -> str:
+        """One line for people."""
+        built = (
+            f"; built into {self.out} in {self.build_seconds:.1f} s (mkdocs --strict)"
+            if self.out is not None
+            else ""
+        )
+        shown = ", ".join(self.volumes) or "no volume"
+        return (
+            f"site: {shown}; {self.pages} generated pages and {self.downloads} downloads "
+            f"({self.written} written, {self.removed} removed) in "
+            f"{self.generate_seconds:.1f} s{built}"
+        )
+
+
+def _bank(layout: Layout) -> Bank:
+    problems = Problems()
+    bank = load_bank(layout, Bounds(), problems, private=False)
+    if bank is None or problems:
+        raise InputError("cannot read the bank:", problems.items)
+    return bank
+
+
+def generated_pages(
+    pub: Publication, bank: Bank, files: list[downloads.Download]
+) -> dict[str, str]:
+    """Every generated page by path under ``site_src/``."""
+    sums = {f.name: f.sha256 for f in files}
+    pages = {
+        f"{VOLUMES}/index.md": listings.volumes_index(pub),
+        f"{VOLUMES}/archive.md": listings.archive_page(pub),
+        f"{DOWNLOADS}/index.md": listings.downloads_page(pub, files),
+        f"{DOWNLOADS}/changelog.md": listings.changelog_page(pub, bank, sums),
+    }
+    for pv in pub.volumes:
+        pages[f"{VOLUMES}/{pv.id}/index.md"] = results.results_page(pv)
+        pages[f"{VOLUMES}/{pv.id}/jury.md"] = results.jury_page(pv)
+    return dict(sorted(pages.items()))
+
+
+def _prune(site_src: Path, keep: set[str]) -> int:
+    """Remove stale generated files: pages under volumes/, copies under the download
+    folders that only this module fills. Frozen files and files other steps wrote stay."""
+    removed = 0
+    scopes = [(VOLUMES, "*.md")]
+    scopes += [(f"{DOWNLOADS}/{d.rstrip('/')}", "*") for d in downloads.OWN_DIRS]
+    for folder, pattern in scopes:
+        base = site_src / folder
+        if not base.is_dir():
+            continue
+        for path in sorted(base.rglob(pattern)):
+            if path.is_file() and path.relative_to(site_src).as_posix() not in keep:
+                path.unlink()
+                removed += 1
+        for path in sorted(base.rglob("*"), reverse=True):
+            if path.is_dir() and not any(path.iterdir()):
+                path.rmdir()
+    return removed
+
+
+def _refuse_bank_changes(layout: Layout, files: list[downloads.Download]) -> None:
+    planned = {f"site_src/{DOWNLOADS}/{f.name}": f.data for f in files if f.group == "bank"}
+    problems = bank_downloads.refused_changes(layout, planned)
+    if problems:
+        raise CheckFailed("published bank downloads would change; nothing was written:", problems)
+
+
+def generate(layout: Layout, progress: Progress | None = None) -> tuple[Publication, int, int, int]:
+    """Write the generated pages and downloads; return (publication, files, written, removed).
+
+    Raises:
+        InputError: An input cannot be read or a frozen file is missing or changed.
+        CheckFailed: A hand-written page has a bare number, or a published bank download
+            would change (then nothing is written).
+    """
+    step = progress or (lambda _: None)
+    step("reading the publication")
+    pub = load_publication(layout)
+    bank = _bank(layout)
+    bare = lint.lint_pages(layout)
+    if bare:
+        raise CheckFailed("hand-written pages type numbers instead of citing figures:", bare)
+    step("planning downloads")
+    files = downloads.plan(pub, bank)
+    _refuse_bank_changes(layout, files)
+    pages = generated_pages(pub, bank, files)
+    site_src = layout.site_src
+    written = 0
+    step("writing pages and downloads")
+    for rel, page_text in pages.items():
+        written += write_text(site_src / rel, page_text)
+    for f in files:
+        written += write_bytes(site_src / DOWNLOADS / f.name, f.data)
+    keep = set(pages) | {f"{DOWNLOADS}/{f.name}" for f in files}
+    removed = _prune(site_src, keep)
+    bank_downloads.register(
+        layout, {f"site_src/{DOWNLOADS}/{f.name}": f.sha256 for f in files if f.group == "bank"}
+    )
+    return pub, len(pages) + len(files), written, removed
+
+
+def build_site(
+    layout: Layout, out: Path | None = None, build: bool = True, progress: Progress | None = None
+) -> SiteResult:
+    """Generate the site's pages and downloads, then build it with MkDocs (strict).
+
+    Args:
+        layout: The publication root.
+        out: Where to build [default: ``ROOT/site``].
+        build: Run MkDocs after generating (False: only write under ``site_src/``).
+        progress: Called with a short description of each step.
+
+    Returns:
+        What was generated, written and built.
+
+    Raises:
+        InputError: An input or ``mkdocs.yml`` cannot be read, a frozen file is missing
+            or changed, or the demonstration banner contradicts the data.
+        CheckFailed: A page has a bare number or cites an unknown figure, a published
+            bank download would change, or MkDocs reported a warning.
+    """
+    started = time.perf_counter()
+    pub, count, written, removed = generate(layout, progress)
+    generated = time.perf_counter() - started
+    target: Path | None = None
+    if build:
+        if progress is not None:
+            progress("mkdocs build --strict")
+        target = (out or layout.root / "site").resolve()
+        mkdocs_run.run(layout.root, target, pub.epoch(), pub.demonstration)
+    pages = 4 + 2 * len(pub.volumes)
+    return SiteResult(
+        volumes=tuple(pv.id for pv in pub.volumes),
+        pages=pages,
+        downloads=count - pages,
+        written=written,
+        removed=removed,
+        out=target,
+        generate_seconds=generated,
+        build_seconds=time.perf_counter() - started - generated,
+    )
+
+
+__all__ = ["SiteResult", "build_site", "generate", "generated_pages"]

@@ -1,0 +1,112 @@
+"""The downloads folder (``site_src/downloads/``): what it holds and its SHA256SUMS.
+
+Holds one public bank JSONL per bank version (exactly its public items, never changing
+once published), copies of ``figures.json`` and ``fingerprints.json``, the JSON Schemas
+of every file format, every published volume's public bundles (``volume.yaml`` and each
+candidate's records: held-out responses appear there only as SHA-256) and ``SHA256SUMS``
+in ``sha256sum`` format over all of them — including files other steps put there (publish's
+public key), which are listed but otherwise left alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator import downloads
+from generator.errors import InputError, Problem
+from generator.hashing import sha256_bytes
+from generator.schema import schemas
+from generator.site.published import Publication
+from generator.store.bank import Bank
+
+SUMS = "SHA256SUMS"
+OWN = {SUMS, "index.md", "changelog.md"}
+"""Files of the folder this module writes itself (besides the planned downloads)."""
+OWN_DIRS = ("bundles/", "schemas/")
+"""Sub-folders that hold only planned downloads (anything else there is stale)."""
+
+
+@dataclass(frozen=True)
+class Download:
+    """One file of the downloads folder."""
+
+    name: str
+    """Path inside ``site_src/downloads/`` (POSIX)."""
+    data: bytes
+    """Its bytes."""
+    group: str
+    """Section of the downloads page: ``bank``, ``registries``, ``schemas``, ``bundles``."""
+
+    @property
+    def sha256(self) -> str:
+        return sha256_bytes(self.data)
+
+
+def _bundle_files(layout_root: Path, volume: str) -> Iterator[tuple[str, Path]]:
+    folder = layout_root / "bundles" / volume
+    problems = []
+    for path in sorted(folder.rglob("*")):
+        rel = path.relative_to(layout_root / "bundles").as_posix()
+        if path.is_symlink():
+            problems.append(Problem(f"bundles/{rel}", None, "symlink", "is a symbolic link"))
+        elif path.is_file() and not path.name.startswith("."):
+            yield rel, path
+    if problems:
+        raise InputError("bundles cannot be published as they are:", problems)
+
+
+def bank_downloads(bank: Bank) -> list[Download]:
+    """One ``bank_<version>_public.jsonl`` per bank version."""
+    return [
+        Download(downloads.public_jsonl_name(v), downloads.public_jsonl(bank, v), "bank")
+        for v in bank.manifest.version_ids()
+    ]
+
+
+def plan(pub: Publication, bank: Bank) -> list[Download]:
+    """Every download, ``SHA256SUMS`` last, in a fixed order."""
+    root = pub.layout.root
+    files = bank_downloads(bank)
+    for name in ("figures.json", "fingerprints.json"):
+        source = root / "figures" / name
+        if source.is_file():
+            files.append(Download(name, source.read_bytes(), "registries"))
+    files += [
+        Download(f"schemas/{name}", text.encode("utf-8"), "schemas")
+        for name, text in sorted(schemas().items())
+    ]
+    for pv in pub.volumes:
+        files += [
+            Download(f"bundles/{rel}", path.read_bytes(), "bundles")
+            for rel, path in _bundle_files(root, pv.id)
+        ]
+    files += _others(pub.layout.site_src / "downloads", {f.name for f in files})
+    files.append(Download(SUMS, sha256sums(files), "sums"))
+    return files
+
+
+def _others(folder: Path, planned: set[str]) -> list[Download]:
+    """Files other steps put in the downloads folder (e.g. publish's public key)."""
+    if not folder.is_dir():
+        return []
+    out = []
+    for path in sorted(folder.rglob("*")):
+        name = path.relative_to(folder).as_posix()
+        if (
+            path.is_file()
+            and not path.is_symlink()
+            and name not in planned
+            and name not in OWN
+            and not name.startswith(OWN_DIRS)
+            and not path.name.startswith(".")
+        ):
+            out.append(Download(name, path.read_bytes(), "other"))
+    return out
+
+
+def sha256sums(files: list[Download]) -> bytes:
+    """``sha256sum`` output for ``files`` (two spaces, sorted by name, LF endings)."""
+    lines = [f"{f.sha256}  {f.name}\n" for f in sorted(files, key=lambda f: f.name)]
+    return "".join(lines).encode("utf-8")

@@ -1,0 +1,168 @@
+"""Generated listing pages: the results overview, the archive, downloads, the changelog."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from generator import downloads as bank_downloads
+from generator.site.downloads import SUMS, Download
+from generator.site.markup import admonition, code, link, page, size, table, text
+from generator.site.published import LEADERBOARD, Publication, PublishedVolume
+from generator.site.results import frozen_links
+from generator.store.bank import Bank
+
+DOWNLOAD_DEMO = (
+    "The example publication is demonstration data: a synthetic bank and synthetic "
+    "models written by `probepress demo`. The files are real in form, not in content."
+)
+
+
+def _newest_first(pub: Publication) -> list[PublishedVolume]:
+    return sorted(pub.volumes, key=lambda pv: pv.id, reverse=True)
+
+
+def volumes_index(pub: Publication) -> str:
+    """``volumes/index.md``: every published volume, newest first."""
+    blocks = []
+    for pv in _newest_first(pub):
+        v = pv.volume
+        board = frozen_links(pv, LEADERBOARD, "leaderboard", base=f"{pv.id}/")
+        blocks.append(
+            f"## {link(v.title, f'{pv.id}/index.md')}\n\n"
+            f"Published {v.publication_date} · bank {text(v.bank_version)} · "
+            f"{len(v.candidates)} models"
+            + (" · demonstration data" if v.demonstration else "")
+            + f"\n\n- {link('Results', f'{pv.id}/index.md')} · "
+            f"{link('Jury', f'{pv.id}/jury.md')}\n- Frozen: {board}"
+        )
+    if not blocks:
+        blocks = ["No volume is published yet."]
+    return page(
+        "Results",
+        "Each volume is one published round: a bank version, a frozen protocol, a jury, "
+        "its candidates and anchors. Its leaderboard and jury cards are frozen files, "
+        "linked below with their fingerprints; every file ever published is in "
+        f"{link('the archive', 'archive.md')}.",
+        *blocks,
+    )
+
+
+def archive_page(pub: Publication) -> str:
+    """``volumes/archive.md``: every frozen file of every volume with its SHA-256."""
+    root = pub.layout.root
+    blocks = []
+    for pv in _newest_first(pub):
+        rows = []
+        for rel, entry in sorted(pv.frozen.items()):
+            name = rel.removeprefix("site_src/volumes/")
+            rows.append(
+                [
+                    link(name, name),
+                    text(entry.kind.upper()),
+                    text(size((root / rel).stat().st_size)),
+                    code(entry.sha256),
+                ]
+            )
+        blocks.append(
+            f"## {text(pv.volume.title)}\n\n"
+            + table(["File", "Kind", "Size", "SHA-256"], rows, "llrl")
+        )
+    return page(
+        "Archive",
+        "Every frozen file ever published, with the SHA-256 of its bytes as registered "
+        "in `figures/fingerprints.json`. Published files never change: a correction is "
+        "a new volume. Each PDF prints its HTML's fingerprint on every page. To check a "
+        "file you downloaded, compare `sha256sum FILE` with its row here, or run "
+        "`probepress verify` on a checkout.",
+        *(blocks or ["Nothing is published yet."]),
+    )
+
+
+def _download_rows(files: list[Download], group: str) -> list[list[str]]:
+    return [
+        [link(f.name, f.name), text(size(len(f.data))), code(f.sha256)]
+        for f in files
+        if f.group == group
+    ]
+
+
+def downloads_page(pub: Publication, files: list[Download]) -> str:
+    """``downloads/index.md``: every download with its size and SHA-256."""
+    header = ["File", "Size", "SHA-256"]
+    sections = [
+        (
+            "Public bank",
+            "One file per bank version, each holding exactly the public items of that "
+            "version, one JSON object a line. Held-out items are never published; a file "
+            "never changes once published. Licence: CC BY 4.0. History: "
+            f"{link('bank changelog', 'changelog.md')}.",
+            "bank",
+        ),
+        (
+            "Registries",
+            "`figures.json` holds every published number with the SHA-256 of its sources; "
+            "`fingerprints.json` holds every frozen file ever published.",
+            "registries",
+        ),
+        ("JSON Schemas", "The schema of every file format.", "schemas"),
+        (
+            "Public bundles",
+            "Each published volume's `volume.yaml` and scan bundles: the raw public "
+            "records every number is computed from. Held-out prompts and responses are "
+            "not in them (held-out responses appear only as SHA-256).",
+            "bundles",
+        ),
+    ]
+    blocks = [
+        f"## {title}\n\n{intro}\n\n" + table(header, _download_rows(files, group), "lrl")
+        for title, intro, group in sections
+        if any(f.group == group for f in files)
+    ]
+    check = (
+        f"## Checking the files\n\n{link(SUMS, SUMS)} lists the SHA-256 of every file "
+        "above in `sha256sum` format. Download the folder and run `sha256sum -c SHA256SUMS` "
+        "inside it."
+    )
+    demo = [admonition("warning", "Demonstration data", DOWNLOAD_DEMO)] if pub.demonstration else []
+    return page("Downloads", *demo, *blocks, check)
+
+
+def changelog_page(pub: Publication, bank: Bank, sums: dict[str, str]) -> str:
+    """``downloads/changelog.md``: the bank's versions, newest first."""
+    every = [*bank.public.values(), *bank.heldout.values()]
+    blocks = []
+    for version in reversed(bank.manifest.versions):
+        added = [m for m in every if m.added_in == version.id]
+        held = sum(bank.is_heldout(m.id) for m in added)
+        cats = Counter(m.category for m in added)
+        lines = [
+            f"## {text(version.id)}",
+            "",
+            f"Released {version.released}." + (f" {text(version.notes)}" if version.notes else ""),
+            "",
+            f"- Adds {len(added)} items ({len(added) - held} public, {held} held out)"
+            + (
+                "; these are the core, never removed or reworded"
+                if version.id == bank.manifest.version_ids()[0]
+                else ""
+            )
+            + ".",
+        ]
+        if cats:
+            lines.append(
+                "- By category: "
+                + ", ".join(f"{text(c)} {n}" for c, n in sorted(cats.items()))
+                + "."
+            )
+        if version.retired:
+            lines.append("- Retires: " + ", ".join(code(i) for i in version.retired) + ".")
+        name = bank_downloads.public_jsonl_name(version.id)
+        lines.append(f"- Download: {link(name, name)} {code('sha256:' + sums[name])}")
+        blocks.append("\n".join(lines))
+    return page(
+        "Bank changelog",
+        f"{text(bank.manifest.name)}. Versions only add items; the items of the first "
+        "version are the core. Retired items leave the active bank but stay in the "
+        "downloads.",
+        *blocks,
+    )

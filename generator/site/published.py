@@ -1,0 +1,159 @@
+"""What the site publishes: the bank manifest, every published volume, its frozen files.
+
+A volume is published once its frozen pages are registered in ``figures/fingerprints.json``
+(``probepress render`` registers them). The site reads only small files here — each
+``volume.yaml``, ``bank/bank.yaml`` and the two registries — never the bundles' records.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TypeVar
+
+from generator import fingerprints
+from generator.errors import InputError, Problem
+from generator.figures import load_registry
+from generator.fingerprints import FrozenFile
+from generator.hashing import sha256_file
+from generator.models.bank import BankManifest
+from generator.models.figures import Figure
+from generator.models.volume import Volume
+from generator.store.jsonl import Bounds, Problems, load_document
+from generator.store.paths import Layout
+
+M = TypeVar("M", Volume, BankManifest)
+
+LEADERBOARD = "leaderboard"
+
+
+@dataclass(frozen=True)
+class PublishedVolume:
+    """A published volume with its figures and frozen files."""
+
+    volume: Volume
+    figures: Mapping[str, Figure]
+    """This volume's figures, by id."""
+    frozen: Mapping[str, FrozenFile]
+    """This volume's registered frozen files, by root-relative path."""
+
+    @property
+    def id(self) -> str:
+        return self.volume.id
+
+    def frozen_file(self, name: str) -> FrozenFile | None:
+        """The registered file ``site_src/volumes/<vol>/<name>``, if any."""
+        return self.frozen.get(f"site_src/volumes/{self.id}/{name}")
+
+    def figure(self, suffix: str) -> Figure | None:
+        """The figure ``<vol>/<suffix>``, if registered."""
+        return self.figures.get(f"{self.id}/{suffix}")
+
+
+@dataclass(frozen=True)
+class Publication:
+    """Everything the generated pages and downloads are made from."""
+
+    layout: Layout
+    bank: BankManifest
+    volumes: tuple[PublishedVolume, ...]
+    """Published volumes, oldest first."""
+    figures: Mapping[str, Figure]
+    """The whole figures registry."""
+    frozen: Mapping[str, FrozenFile]
+    """The whole fingerprint registry."""
+
+    @property
+    def latest(self) -> PublishedVolume | None:
+        return self.volumes[-1] if self.volumes else None
+
+    @property
+    def demonstration(self) -> bool:
+        """Whether anything published is demonstration data."""
+        return self.bank.demonstration or any(v.volume.demonstration for v in self.volumes)
+
+    def epoch(self) -> int:
+        """``SOURCE_DATE_EPOCH`` of the site: midnight UTC of the latest publication date."""
+        day = (
+            self.latest.volume.publication_date if self.latest else self.bank.versions[-1].released
+        )
+        return int(dt.datetime.combine(day, dt.time(), tzinfo=dt.UTC).timestamp())
+
+
+def _document(layout: Layout, path_rel: str, model: type[M], bounds: Bounds) -> M:
+    problems = Problems()
+    found = load_document(layout.root / path_rel, model, path_rel, problems, bounds.max_yaml_bytes)
+    if found is None or problems:
+        raise InputError(f"cannot read {path_rel}:", problems.items)
+    return found
+
+
+def _check_frozen(layout: Layout, entries: Mapping[str, FrozenFile]) -> None:
+    problems = []
+    for rel, entry in sorted(entries.items()):
+        path = layout.root / rel
+        if not path.is_file():
+            problems.append(
+                Problem(
+                    rel,
+                    None,
+                    "frozen-missing",
+                    "registered frozen file is missing",
+                    f"restore it, or re-render with `probepress render {entry.volume}`",
+                )
+            )
+        elif sha256_file(path) != entry.sha256:
+            problems.append(
+                Problem(
+                    rel,
+                    None,
+                    "frozen-changed",
+                    "bytes differ from figures/fingerprints.json",
+                    "published files never change; restore the registered bytes",
+                )
+            )
+    if problems:
+        raise InputError("the frozen files do not match their registry:", problems)
+
+
+def load_publication(layout: Layout, bounds: Bounds | None = None) -> Publication:
+    """Read what the site publishes and check that every frozen file is intact.
+
+    Raises:
+        InputError: A file cannot be read; a volume has figures but no frozen pages; a
+            registered frozen file is missing or changed.
+    """
+    bounds = bounds or Bounds()
+    bank = _document(layout, "bank/bank.yaml", BankManifest, bounds)
+    figures = load_registry(layout).figures
+    frozen = fingerprints.load_frozen(layout)
+    _check_frozen(layout, frozen)
+    with_pages = {entry.volume for entry in frozen.values()}
+    with_figures = {fid.split("/", 1)[0] for fid in figures}
+    unrendered = sorted(with_figures - with_pages)
+    if unrendered:
+        raise InputError(
+            "volumes with figures but no frozen pages:",
+            [
+                Problem(
+                    "figures/fingerprints.json",
+                    None,
+                    "not-rendered",
+                    f"{vid} has figures in figures/figures.json but no registered frozen pages",
+                    f"run `probepress render {vid}`",
+                )
+                for vid in unrendered
+            ],
+        )
+    volumes = []
+    for vid in sorted(with_pages):
+        volume = _document(layout, f"bundles/{vid}/volume.yaml", Volume, bounds)
+        volumes.append(
+            PublishedVolume(
+                volume=volume,
+                figures={k: f for k, f in figures.items() if k.startswith(f"{vid}/")},
+                frozen={k: e for k, e in frozen.items() if e.volume == vid},
+            )
+        )
+    return Publication(layout, bank, tuple(volumes), figures, frozen)

@@ -1,0 +1,254 @@
+"""Generated pages of one volume: its results page and its jury page.
+
+Every number comes from the figures registry (its display form, exactly as the frozen
+pages print it); every frozen file is linked with its SHA-256 from the fingerprint
+registry. The pages link to the frozen HTML and PDF; they never embed them.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from generator.fingerprints import FrozenFile
+from generator.models.base import slugify
+from generator.models.figures import Figure
+from generator.models.volume import CandidateRef, Judge
+from generator.site.markup import admonition, code, link, page, table, text
+from generator.site.published import LEADERBOARD, PublishedVolume
+
+MISSING = "—"
+DEMONSTRATION = (
+    "This volume is demonstration data: synthetic models answering a synthetic bank, "
+    "written by `probepress demo`. No number on this page describes a real model."
+)
+
+
+def percent(value: Decimal) -> str:
+    """``0.95`` -> ``95%``; ``0.975`` -> ``97.5%``."""
+    shown = format(value * 100, "f")
+    return (shown.rstrip("0").rstrip(".") if "." in shown else shown) + "%"
+
+
+def shown(figure: Figure | None, interval: str | None = None) -> str:
+    """A figure's display form (or one interval's), escaped; a dash when absent."""
+    if figure is None:
+        return MISSING
+    if interval is None:
+        return text(figure.display)
+    found = figure.intervals.get(interval)
+    return text(found.display) if found is not None else MISSING
+
+
+def fingerprint(entry: FrozenFile | None) -> str:
+    """``sha256:<hex>`` in a code span."""
+    return code(f"sha256:{entry.sha256}") if entry is not None else MISSING
+
+
+def frozen_links(pv: PublishedVolume, stem: str, label: str, base: str = "") -> str:
+    """One line linking ``<stem>.html`` and ``<stem>.pdf`` with their fingerprints.
+
+    Args:
+        pv: The volume.
+        stem: File name inside ``volumes/<vol>/`` without suffix (``jury/<slug>``).
+        label: Link text.
+        base: Prefix of the link target, from the linking page to the volume folder.
+    """
+    parts = []
+    for kind in ("html", "pdf"):
+        entry = pv.frozen_file(f"{stem}.{kind}")
+        if entry is not None:
+            target = f"{base}{stem}.{kind}"
+            parts.append(f"{link(f'{label} ({kind.upper()})', target)} {fingerprint(entry)}")
+    return " · ".join(parts) if parts else MISSING
+
+
+def rank_range(pv: PublishedVolume, slug: str) -> str:
+    """``3–5`` (or ``2`` when both ends agree), with its tie group."""
+    best, worst = pv.figure(f"{slug}/rank_best"), pv.figure(f"{slug}/rank_worst")
+    if best is None or worst is None:
+        return MISSING
+    span = best.display if best.display == worst.display else f"{best.display}–{worst.display}"
+    group = pv.figure(f"{slug}/tie_group")
+    return text(span + (f" (tie group {group.display})" if group is not None else ""))
+
+
+def _order(pv: PublishedVolume, ref: CandidateRef) -> tuple[int, Decimal, str]:
+    slug = slugify(ref.api)
+    best = pv.figure(f"{slug}/rank_best")
+    core = pv.figure(f"{slug}/core_rate")
+    return (
+        int(best.value) if best else 1 << 30,
+        Decimal(core.value) if core else Decimal(2),
+        ref.display_name,
+    )
+
+
+def candidates_in_order(pv: PublishedVolume) -> list[CandidateRef]:
+    """Candidates by best rank, then core rate, then name (the leaderboard's order)."""
+    return sorted(pv.volume.candidates, key=lambda ref: _order(pv, ref))
+
+
+def leaderboard_table(pv: PublishedVolume) -> str:
+    """The summary table: one row per candidate and anchor."""
+    version = pv.volume.bank_version
+    rows = []
+    for ref in candidates_in_order(pv):
+        slug = slugify(ref.api)
+        core, full = pv.figure(f"{slug}/core_rate"), pv.figure(f"{slug}/full_rate")
+        rows.append(
+            [
+                f"{text(ref.display_name)}<br>{code(ref.api)}",
+                text(ref.role),
+                rank_range(pv, slug),
+                shown(core),
+                shown(core, "narrow"),
+                shown(core, "wide"),
+                shown(full),
+                shown(full, "narrow"),
+                shown(full, "wide"),
+            ]
+        )
+    header = [
+        "Model",
+        "Role",
+        "Rank range",
+        "Core rate",
+        "Core narrow",
+        "Core wide",
+        f"Full-bank rate ({version})",
+        "Full-bank narrow",
+        "Full-bank wide",
+    ]
+    return (
+        '<div class="pp-leaderboard" markdown>\n\n'
+        + table(header, rows, "lllrrrrrr")
+        + "\n\n</div>"
+    )
+
+
+def _drift_lines(pv: PublishedVolume) -> list[str]:
+    lines = []
+    for ref in pv.volume.candidates:
+        slug = slugify(ref.api)
+        for kind in ("drift", "movement"):
+            fig = pv.figure(f"{kind}/{slug}/core")
+            if fig is not None:
+                lines.append(
+                    f"- {text(fig.label)}: {shown(fig)} (narrow interval {shown(fig, 'narrow')})"
+                )
+    return lines
+
+
+def movement_section(pv: PublishedVolume) -> str:
+    """Anchors, drift and movement, with the two-anchor statement."""
+    anchors = pv.figure("movement/anchors")
+    statement = anchors.detail.get("statement") if anchors is not None else None
+    lines = [text(statement) if isinstance(statement, str) else MISSING]
+    drift = _drift_lines(pv)
+    if drift:
+        lines += ["", *drift]
+    return "## Anchors, drift and movement\n\n" + "\n".join(lines)
+
+
+def conditions_section(pv: PublishedVolume) -> str:
+    """The frozen protocol and the pre-registered thresholds."""
+    v = pv.volume
+    p, t = v.protocol, v.thresholds
+    rows = [
+        ["Halves", text(", ".join(p.halves))],
+        ["Draws per half", text(p.draws_per_half)],
+        ["Temperature", text(p.temperature)],
+        ["Max output tokens", text(p.max_output_tokens)],
+        ["Tools", "on" if p.tools else "off"],
+        ["System prompt SHA-256", code(p.system_prompt_sha256)],
+        ["Confidence of every interval", text(percent(t.confidence))],
+        ["Panel sample fraction (per stratum)", text(percent(t.panel_sample_fraction))],
+        ["AC1 floor", text(t.ac1_floor)],
+        ["Circuit breaker (lost-draw share)", text(percent(t.circuit_breaker_error_share))],
+        ["Panel sample seed", text(t.sample_seed)],
+        ["Pre-registration", f"{code(v.preregistration.sha256)} ({v.preregistration.registered})"],
+        ["Run window", f"{v.window.start} to {v.window.end}"],
+    ]
+    return "## Run conditions\n\n" + table(["Setting", "Value"], rows)
+
+
+def _heading(pv: PublishedVolume) -> list[str]:
+    v = pv.volume
+    roles = [c.role for c in v.candidates]
+    facts = (
+        f"Published {v.publication_date} · bank {text(v.bank_version)} · "
+        f"{roles.count('candidate')} candidates and {roles.count('anchor')} anchors · "
+        f"every interval at {text(percent(v.thresholds.confidence))} confidence"
+    )
+    blocks = [admonition("warning", "Demonstration data", DEMONSTRATION)] if v.demonstration else []
+    return [*blocks, facts]
+
+
+def results_page(pv: PublishedVolume) -> str:
+    """``volumes/<vol>/index.md``."""
+    v = pv.volume
+    return page(
+        v.title,
+        *_heading(pv),
+        "## Leaderboard\n\n"
+        f"Frozen leaderboard: {frozen_links(pv, LEADERBOARD, 'leaderboard')}\n\n"
+        "Failure rates: lower is better. *Narrow* intervals hold the bank fixed (this "
+        "model on these probes); *wide* intervals treat the probes as a sample (probes "
+        "like these). A rank range is every rank the core-rate intervals allow; "
+        "overlapping intervals share a tie group. See [the methodology]"
+        "(../../methodology.md#two-rates-and-two-intervals).",
+        leaderboard_table(pv),
+        f"Jury, agreement and every jury card: [jury of {text(v.id)}](jury.md).",
+        movement_section(pv),
+        conditions_section(pv),
+    )
+
+
+def _seat_rows(pv: PublishedVolume) -> list[list[str]]:
+    jury = pv.volume.jury
+    seats: list[tuple[str, Judge]] = [("grader", jury.grader)]
+    seats += [("panel", judge) for judge in jury.panel]
+    seats += [("reserve", judge) for judge in jury.reserves]
+    rows = []
+    for seat, judge in seats:
+        qual = pv.figure(f"jury/{slugify(judge.api)}/qualification")
+        if qual is not None:
+            probes = qual.detail.get("probes")
+            ok = "qualified" if qual.detail.get("qualified") else "not qualified"
+            cell = text(f"{qual.display} of {probes} correct, {ok}")
+        else:
+            cell = MISSING
+        rows.append([text(seat), code(judge.api), text(judge.family), cell])
+    return rows
+
+
+def jury_page(pv: PublishedVolume) -> str:
+    """``volumes/<vol>/jury.md``: seats, agreement, leniency and every jury card."""
+    v = pv.volume
+    ac1, leniency = pv.figure("jury/ac1"), pv.figure("jury/leniency")
+    agreement = (
+        f"Panel agreement (Gwet's AC1): {shown(ac1)}, interval {shown(ac1, 'ci')}, "
+        f"pre-registered floor {text(v.thresholds.ac1_floor)}. Grader leniency against the "
+        f"panel majority: {shown(leniency)}, interval {shown(leniency, 'ci')}."
+    )
+    sample = [
+        f"- {text(fig.label)}: {shown(fig)}"
+        for why in ("stratified", "borderline", "grader_refused")
+        if (fig := pv.figure(f"jury/sample/{why}")) is not None
+    ]
+    cards = []
+    for ref in candidates_in_order(pv):
+        stem = f"jury/{slugify(ref.api)}"
+        cards.append(
+            f"- **{text(ref.display_name)}** ({code(ref.api)}): "
+            + frozen_links(pv, stem, "jury card")
+        )
+    return page(
+        f"{v.title}: jury",
+        *_heading(pv),
+        "## Seats\n\n" + table(["Seat", "Model", "Family", "Qualification"], _seat_rows(pv)),
+        "## Agreement\n\n" + agreement + ("\n\n" + "\n".join(sample) if sample else ""),
+        "## Jury cards\n\nOne frozen card per candidate: recusals and reserves, sample design, "
+        "agreement and disagreements (held-out items by id only).\n\n" + "\n".join(cards),
+        f"Back to [the results of {text(v.id)}](index.md).",
+    )
