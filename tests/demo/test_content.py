@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+import sys
 from collections import Counter
 from collections.abc import Iterator
 from functools import cache
@@ -20,7 +21,7 @@ from generator.models.bank import BankItem, Check
 
 DEMO = Path(__file__).resolve().parents[2] / "generator" / "demo"
 PUBLIC_YAML = DEMO / "data" / "public_items.yaml"
-HELDOUT_SOURCE = DEMO / "heldout.py"
+HELDOUT_PACKAGE = DEMO / "heldout"
 
 CATEGORIES = (
     "arithmetic",
@@ -51,6 +52,11 @@ _TOKEN = re.compile(r"[^\W_]+")
 def public_items() -> list[dict[str, Any]]:
     items: list[dict[str, Any]] = yaml.safe_load(PUBLIC_YAML.read_text("utf-8"))
     return items
+
+
+def heldout_sources() -> list[Path]:
+    """Every module of the held-out package, so a module added later is scanned too."""
+    return sorted(HELDOUT_PACKAGE.rglob("*.py"))
 
 
 def held(seed: int) -> list[dict[str, Any]]:
@@ -260,16 +266,27 @@ def generated_texts(seed: int) -> Iterator[tuple[str, str]]:
 
 @cache
 def source_runs() -> tuple[frozenset[tuple[str, ...]], frozenset[tuple[str, ...]], str]:
-    """Token runs of length RUN and RUN - 1, and the canonical text, of both sources."""
+    """Token runs of length RUN and RUN - 1, and the canonical text, of every source."""
     long_runs: set[tuple[str, ...]] = set()
     short_runs: set[tuple[str, ...]] = set()
     canon = []
-    for path in (HELDOUT_SOURCE, PUBLIC_YAML):
+    for path in (*heldout_sources(), PUBLIC_YAML):
         words = tokens(path.read_text("utf-8"))
         long_runs.update(tuple(words[n : n + RUN]) for n in range(len(words) - RUN + 1))
         short_runs.update(tuple(words[n : n + RUN - 1]) for n in range(len(words) - RUN + 2))
         canon.append(" ".join(words))
     return frozenset(long_runs), frozenset(short_runs), "\n".join(canon)
+
+
+def test_the_leak_check_reads_every_heldout_module() -> None:
+    package = heldout.__name__
+    loaded = {
+        Path(module.__file__).resolve()
+        for name, module in sys.modules.items()
+        if (name == package or name.startswith(package + ".")) and module.__file__
+    }
+    assert len(loaded) > 1, loaded
+    assert loaded <= set(heldout_sources()), loaded - set(heldout_sources())
 
 
 @pytest.mark.parametrize("seed", LEAK_SEEDS)
