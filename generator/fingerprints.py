@@ -7,6 +7,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from generator.canonical import dumps, write_text
 from generator.errors import InputError
 from generator.hashing import sha256_file
 from generator.store.paths import Layout
@@ -54,3 +55,74 @@ def changed(layout: Layout, entries: dict[str, Fingerprint]) -> list[tuple[Finge
         elif sha256_file(path) != entry.sha256:
             out.append((entry, "changed after it was published"))
     return out
+
+
+SCHEMA_VERSION = 1
+KINDS = ("html", "pdf")
+
+
+@dataclass(frozen=True)
+class FrozenFile:
+    """A frozen file with everything the registry records about it."""
+
+    path: str
+    """Path relative to the publication root."""
+    sha256: str
+    """SHA-256 of the file's bytes."""
+    volume: str
+    """Volume the file belongs to."""
+    kind: str
+    """``html`` or ``pdf``."""
+    source_sha256: str | None = None
+    """For a PDF: the SHA-256 of the HTML file it was rendered from."""
+    renderer: str | None = None
+    """For a PDF: the renderer and version that made it (e.g. ``WeasyPrint 70.0``)."""
+
+    def as_json(self) -> dict[str, str]:
+        """The registry entry (without the path, which is its key)."""
+        entry = {"kind": self.kind, "sha256": self.sha256, "volume": self.volume}
+        if self.source_sha256 is not None:
+            entry["source_sha256"] = self.source_sha256
+        if self.renderer is not None:
+            entry["renderer"] = self.renderer
+        return entry
+
+
+def load_frozen(layout: Layout) -> dict[str, FrozenFile]:
+    """Every registered file with kind and provenance, by root-relative path.
+
+    Raises:
+        InputError: The registry exists but cannot be read.
+    """
+    path = registry_path(layout)
+    if not path.exists():
+        return {}
+    try:
+        files = json.loads(path.read_text("utf-8"))["files"]
+        out = {}
+        for rel, entry in sorted(files.items()):
+            kind = entry.get("kind") or ("pdf" if rel.endswith(".pdf") else "html")
+            if kind not in KINDS or not isinstance(entry["sha256"], str):
+                raise ValueError(f"bad entry for {rel}")
+            out[rel] = FrozenFile(
+                path=rel,
+                sha256=entry["sha256"],
+                volume=str(entry.get("volume") or ""),
+                kind=kind,
+                source_sha256=entry.get("source_sha256"),
+                renderer=entry.get("renderer"),
+            )
+        return out
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise InputError(f"{layout.rel(path)}: unreadable fingerprint registry ({exc})") from exc
+
+
+def registry_text(entries: dict[str, FrozenFile]) -> str:
+    """Canonical JSON text of a registry holding ``entries``."""
+    files = {rel: entries[rel].as_json() for rel in sorted(entries)}
+    return dumps({"files": files, "schema_version": SCHEMA_VERSION})
+
+
+def write_frozen(layout: Layout, entries: dict[str, FrozenFile]) -> bool:
+    """Atomically write the registry; return False when its bytes were already so."""
+    return write_text(registry_path(layout), registry_text(entries))

@@ -206,12 +206,7 @@ def scan_bundle(
             )
     for name, expected in sorted(manifest.files.items()):
         path = directory / name
-        if (
-            "/" in name
-            or "\\" in name
-            or name.startswith(".")
-            or path.parent != directory
-        ):
+        if "/" in name or "\\" in name or name.startswith(".") or path.parent != directory:
             problems.add(
                 shown_manifest,
                 None,

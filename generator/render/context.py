@@ -1,0 +1,120 @@
+"""What every frozen page's template context holds, built in one place."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from generator.models.bank import Category
+from generator.models.figures import Figure
+from generator.models.volume import CandidateRef
+from generator.render.environment import FigureLookup, Stylesheet
+from generator.render.provenance import Provenance
+from generator.store.bundle import BundleData
+from generator.store.volume import VolumeData, candidate_slug
+
+SITE_VOLUMES = "site_src/volumes"
+
+
+def leaderboard_path(volume: str) -> str:
+    """Root-relative path of a volume's leaderboard."""
+    return f"{SITE_VOLUMES}/{volume}/leaderboard.html"
+
+
+def jury_card_path(volume: str, slug: str) -> str:
+    """Root-relative path of a candidate's jury card."""
+    return f"{SITE_VOLUMES}/{volume}/jury/{slug}.html"
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """Everything the pages of one volume are rendered from."""
+
+    data: VolumeData
+    figures: Mapping[str, Figure]
+    provenance: Provenance
+    style: Stylesheet
+    draft: bool = False
+
+    @property
+    def volume_id(self) -> str:
+        """``vol-001`` …"""
+        return self.data.volume.id
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A candidate as pages show it: the volume's entry, its bundle and figure prefix."""
+
+    slug: str
+    ref: CandidateRef
+    bundle: BundleData
+    prefix: str
+
+    @property
+    def anchor(self) -> bool:
+        """True for an anchor (a reference model measured in every volume)."""
+        return self.ref.role == "anchor"
+
+
+def candidates_in_order(inputs: Inputs) -> list[Candidate]:
+    """Candidates ordered by registered core rate (lowest first), then name and slug.
+
+    Candidates without a core rate (nothing decided) come last. Ordering uses the
+    registered decimal values; nothing is recomputed.
+    """
+    out = []
+    for ref in inputs.data.volume.candidates:
+        slug = candidate_slug(ref.api)
+        bundle = inputs.data.bundles[slug]
+        out.append(Candidate(slug, ref, bundle, f"{inputs.volume_id}/{slug}"))
+
+    def key(c: Candidate) -> tuple[int, Decimal, str, str]:
+        core = inputs.figures.get(f"{c.prefix}/core_rate")
+        value = Decimal(core.value) if core is not None else Decimal(0)
+        return (core is None, value, c.ref.display_name, c.slug)
+
+    return sorted(out, key=key)
+
+
+def percent_label(value: Decimal) -> str:
+    """A confidence level from the volume manifest as a label: ``0.95`` -> ``95%``."""
+    return f"{(value * 100).normalize():f}%"
+
+
+def demonstration(data: VolumeData) -> bool:
+    """True when the volume, the bank or any bundle says it is demonstration data."""
+    return (
+        data.volume.demonstration
+        or data.bank.manifest.demonstration
+        or any(b.manifest.demonstration for b in data.bundles.values())
+    )
+
+
+def base_context(inputs: Inputs, page: str, title: str) -> dict[str, Any]:
+    """Context every page template receives (``base.html`` uses all of it)."""
+    data = inputs.data
+    lookup = FigureLookup(page, inputs.figures)
+    categories: list[Category] = list(data.bank.manifest.categories)
+    ac1 = inputs.figures.get(f"{inputs.volume_id}/jury/ac1")
+    return {
+        "page": page,
+        "title": title,
+        "volume": data.volume,
+        "bank": data.bank.manifest,
+        "categories": categories,
+        "category_titles": {c.id: c.title for c in categories},
+        "demonstration": demonstration(data),
+        "draft": inputs.draft,
+        "confidence": percent_label(data.volume.thresholds.confidence),
+        # The agreement gate's rule, stated in words; the page prints no new number.
+        "ac1_meets_floor": ac1 is not None
+        and Decimal(ac1.value) >= data.volume.thresholds.ac1_floor,
+        "css": inputs.style.css,
+        "csp": inputs.style.csp,
+        "provenance": inputs.provenance,
+        "fig": lookup,
+        "maybe_fig": lookup.maybe,
+    }

@@ -1,0 +1,76 @@
+"""Render a volume's frozen HTML pages in memory (nothing is written here)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from jinja2 import Environment
+
+from generator.models.figures import Figure
+from generator.render.context import Inputs, candidates_in_order, jury_card_path, leaderboard_path
+from generator.render.environment import make_environment, stylesheet, template_dir
+from generator.render.jury_card import jury_card_context
+from generator.render.leaderboard import leaderboard_context
+from generator.render.provenance import Provenance
+from generator.store.volume import VolumeData
+
+Progress = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class Page:
+    """One frozen HTML page: where it goes, its bytes and its title."""
+
+    path: str
+    """Root-relative path."""
+    html: bytes
+    """UTF-8 bytes with ``\\n`` line ends."""
+    title: str
+    """The page's ``<title>`` (also the PDF's title)."""
+    kind: str
+    """``leaderboard`` or ``jury-card``."""
+
+
+def _render(env: Environment, template: str, context: dict[str, Any]) -> bytes:
+    text = env.get_template(template).render(context)
+    if "\r" in text:
+        raise AssertionError(f"{context['page']}: carriage return in rendered page")
+    return text.encode("utf-8")
+
+
+def render_pages(
+    data: VolumeData,
+    figures: Mapping[str, Figure],
+    provenance: Provenance,
+    progress: Progress | None = None,
+    *,
+    draft: bool = False,
+) -> list[Page]:
+    """The leaderboard and every jury card of ``data``, in path order (``draft``: every
+    page says DRAFT).
+
+    Raises:
+        UsageError: A template cites a figure that is not registered, or the templates
+            cannot be found.
+    """
+    env = make_environment(template_dir(data.layout))
+    inputs = Inputs(data, figures, provenance, stylesheet(env), draft)
+    pages = []
+    context = leaderboard_context(inputs)
+    path = leaderboard_path(data.id)
+    pages.append(
+        Page(path, _render(env, "leaderboard.html", context), context["title"], "leaderboard")
+    )
+    if progress is not None:
+        progress(path)
+    for candidate in candidates_in_order(inputs):
+        context = jury_card_context(inputs, candidate)
+        path = jury_card_path(data.id, candidate.slug)
+        pages.append(
+            Page(path, _render(env, "jury_card.html", context), context["title"], "jury-card")
+        )
+        if progress is not None:
+            progress(path)
+    return sorted(pages, key=lambda p: p.path)

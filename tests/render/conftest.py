@@ -1,0 +1,98 @@
+"""Fixtures of the render tests: the example with figures, rendered once per session.
+
+Rendering PDFs is the slow part, so the session renders the example once, in a
+subprocess with one environment (``ENV_A``); tests that change things work on copies.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from generator import figures
+from generator.store import Layout
+
+VOLUMES = ("vol-001", "vol-002")
+ENV_A = {"TZ": "UTC", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "UMASK": "022"}
+# A far time zone, a locale with unusual case rules (falling back to the C locale where it
+# is not installed) and a restrictive umask.
+ENV_B = {"TZ": "Pacific/Kiritimati", "LANG": "tr_TR.UTF-8", "LC_ALL": "C", "UMASK": "077"}
+
+
+def copy_root(src: Path, dest: Path) -> Path:
+    """A writable copy of a publication root (private store included)."""
+    shutil.copytree(src, dest, symlinks=True)
+    return dest
+
+
+def run_render(root: Path, env: dict[str, str], cwd: Path, *args: str) -> None:
+    """``probepress --root ROOT render ARGS`` in a subprocess with ``env`` and umask."""
+    umask = env.get("UMASK", "022")
+    full = {
+        **{k: v for k, v in os.environ.items() if not k.startswith(("LC_", "LANG", "TZ"))},
+        **{k: v for k, v in env.items() if k != "UMASK"},
+        "PYTHONHASHSEED": "random",
+    }
+    script = (
+        f"import os, sys; os.umask(0o{umask}); "
+        "from generator.cli import main; "
+        "sys.exit(main(sys.argv[1:], standalone_mode=True))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, "--root", str(root), "render", *args],
+        cwd=cwd,
+        env=full,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.fixture(scope="session")
+def figured_src(example_src: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The example with both volumes' figures computed (read-only use)."""
+    root = copy_root(example_src, tmp_path_factory.mktemp("figured") / "root")
+    layout = Layout.at(root, root / ".private")
+    for volume in VOLUMES:
+        figures.write(layout, volume)
+    return root
+
+
+@pytest.fixture(scope="session")
+def rendered(figured_src: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The example rendered (HTML and PDF, both volumes) under ``ENV_A`` (read-only use)."""
+    root = copy_root(figured_src, tmp_path_factory.mktemp("rendered") / "root")
+    cwd = tmp_path_factory.mktemp("cwd-a")
+    for volume in VOLUMES:
+        run_render(root, ENV_A, cwd, volume)
+    return root
+
+
+@pytest.fixture
+def figured(figured_src: Path, tmp_path: Path) -> Path:
+    """A private copy of the example with figures, not yet rendered."""
+    return copy_root(figured_src, tmp_path / "root")
+
+
+@pytest.fixture
+def rendered_copy(rendered: Path, tmp_path: Path) -> Path:
+    """A private copy of the rendered example."""
+    return copy_root(rendered, tmp_path / "root")
+
+
+def frozen_files(root: Path) -> dict[str, bytes]:
+    """Every file under ``site_src/volumes`` and the fingerprint registry, by path."""
+    out = {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted((root / "site_src" / "volumes").rglob("*"))
+        if p.is_file()
+    }
+    out["figures/fingerprints.json"] = (root / "figures" / "fingerprints.json").read_bytes()
+    return out

@@ -1,0 +1,98 @@
+"""PDFs: the HTML's fingerprint on every page, fixed metadata, pinned fonts, no fetching."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+from fontTools.ttLib import TTFont
+from pypdf import PdfReader
+
+from generator.render.pdf import FONT_FILES, FONT_SCHEME, font_dir, make_fetcher, print_css
+
+
+def _families() -> tuple[str, ...]:
+    names = {"Probepress-"}
+    for path in font_dir().glob("*.ttf"):
+        family = TTFont(path, lazy=True)["name"].getDebugName(1)
+        names.add(family.replace(" ", "-"))
+    return tuple(sorted(names))
+
+
+PINNED = _families()
+
+
+def _pdfs(root: Path) -> list[Path]:
+    return sorted((root / "site_src" / "volumes").rglob("*.pdf"))
+
+
+def test_every_page_of_every_pdf_carries_its_html_fingerprint(rendered: Path) -> None:
+    pdfs = _pdfs(rendered)
+    assert len(pdfs) == 2 + 6 + 8  # two leaderboards, 6 + 8 jury cards
+    for pdf in pdfs:
+        html = pdf.with_suffix(".html").read_bytes()
+        stamp = f"sha256:{hashlib.sha256(html).hexdigest()}"
+        reader = PdfReader(pdf)
+        assert len(reader.pages) >= 1
+        for number, page in enumerate(reader.pages, start=1):
+            text = page.extract_text()
+            assert stamp in text, f"{pdf.name} page {number} lacks {stamp}"
+            assert f"page {number} of {len(reader.pages)}" in text
+
+
+def test_pdf_metadata_is_fixed_and_fonts_are_pinned(rendered: Path) -> None:
+    registry = json.loads((rendered / "figures" / "fingerprints.json").read_text("utf-8"))
+    for pdf in _pdfs(rendered):
+        rel = pdf.relative_to(rendered).as_posix()
+        entry = registry["files"][rel]
+        html_sha = hashlib.sha256(pdf.with_suffix(".html").read_bytes()).hexdigest()
+        assert entry["kind"] == "pdf"
+        assert entry["source_sha256"] == html_sha
+        assert entry["sha256"] == hashlib.sha256(pdf.read_bytes()).hexdigest()
+        reader = PdfReader(pdf)
+        meta = reader.metadata
+        assert meta is not None
+        published = "D:20261001" if "vol-001" in rel else "D:20261125"
+        assert meta["/CreationDate"] == published
+        assert meta["/ModDate"] == published
+        assert meta["/Creator"].startswith("probepress ")
+        assert str(reader.trailer["/ID"][0]) == html_sha[:32]
+        fonts = {
+            font.get_object()["/BaseFont"].split("+", 1)[1]
+            for page in reader.pages
+            for font in page["/Resources"]["/Font"].values()
+        }
+        # Every embedded font is an @font-face face ("Probepress …") or, for a glyph those
+        # lack, another font of the same pinned package; never a font of this machine.
+        assert fonts and all(f.startswith(PINNED) for f in fonts), (rel, fonts)
+
+
+def test_the_fetcher_serves_only_the_pinned_fonts() -> None:
+    fetcher = make_fetcher(font_dir())
+    for name in sorted(FONT_FILES):
+        response = fetcher.fetch(f"{FONT_SCHEME}{name}")
+        assert response.read()[:4] in (b"\x00\x01\x00\x00", b"true", b"OTTO")
+    for url in (
+        "https://example.com/font.ttf",
+        "http://127.0.0.1/",
+        "file:///etc/passwd",
+        f"file://{font_dir()}/DejaVuSans.ttf",
+        f"{FONT_SCHEME}../../../../etc/passwd",
+        f"{FONT_SCHEME}cmr10.ttf",
+        "data:text/css,body{}",
+    ):
+        with pytest.raises(ValueError, match="refuses to fetch"):
+            fetcher.fetch(url)
+
+
+def test_print_stylesheet_pins_fonts_and_prints_the_fingerprint() -> None:
+    css = print_css("ab" * 32, demonstration=True)
+    assert f'content:"sha256:{"ab" * 32}"' in css
+    assert "demonstration data" in css
+    assert "demonstration data" not in print_css("ab" * 32, demonstration=False)
+    assert "url(" + FONT_SCHEME in css
+    assert "http" not in css
+    assert "DRAFT" not in css
+    assert 'content:"DRAFT: not a publication"' in print_css("ab" * 32, False, draft=True)

@@ -1,0 +1,124 @@
+"""Unit tests of the pieces: text safety, the fig helper, the forest plot, the CSP."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from markupsafe import Markup
+
+from generator.errors import UsageError
+from generator.models.figures import Figure, Interval
+from generator.render.context import percent_label
+from generator.render.environment import (
+    PACKAGE_TEMPLATES,
+    FigureLookup,
+    make_environment,
+    stylesheet,
+)
+from generator.render.forest import forest_plot
+from generator.render.text import clip, finalize, neutralise
+
+
+@pytest.mark.parametrize(
+    ("raw", "shown"),
+    [
+        ("a\u202ab\u202bc\u202cd\u202de\u202ef", "a[U+202A]b[U+202B]c[U+202C]d[U+202D]e[U+202E]f"),
+        ("\u2066x\u2067y\u2068z\u2069", "[U+2066]x[U+2067]y[U+2068]z[U+2069]"),
+        ("nul\x00bell\x07del\x7fc1\x85", "nul[U+0000]bell[U+0007]del[U+007F]c1[U+0085]"),
+        ("lone\ud800surrogate", "lone[U+D800]surrogate"),
+        ("non\ufffecharacter\U0010ffff", "non[U+FFFE]character[U+10FFFF]"),
+        ("crlf\r\nand\rcr", "crlf\nand\ncr"),
+        ("tab\tnewline\nkept", "tab\tnewline\nkept"),
+        ("עברית العربية 漢字 é \u200d", "עברית العربية 漢字 é \u200d"),
+    ],
+)
+def test_neutralise(raw: str, shown: str) -> None:
+    assert neutralise(raw) == shown
+    assert neutralise(shown) == shown
+
+
+def test_finalize_neutralises_strings_and_markup_alike() -> None:
+    assert finalize("a\u202eb") == "a[U+202E]b"
+    result = finalize(Markup("<b>a\u202eb</b>"))
+    assert isinstance(result, Markup) and result == Markup("<b>a[U+202E]b</b>")
+    assert finalize(3) == 3
+
+
+def test_templates_escape_then_show_controls() -> None:
+    env = make_environment(PACKAGE_TEMPLATES)
+    out = env.from_string("<p>{{ x }}</p><p title='{{ x }}'>{{ x|join('') }}</p>").render(
+        x="<i>\u202e'\"&"
+    )
+    assert out == (
+        "<p>&lt;i&gt;[U+202E]&#39;&#34;&amp;</p>"
+        "<p title='&lt;i&gt;[U+202E]&#39;&#34;&amp;'>&lt;i&gt;[U+202E]&#39;&#34;&amp;</p>"
+    )
+
+
+def test_clip() -> None:
+    assert clip("abc", 5).clipped is False and clip("abc", 5).text == "abc"
+    long = clip("x" * 10, 4)
+    assert (long.text, long.shown, long.total, long.clipped) == ("xxxx", 4, 10, True)
+
+
+def _figure(fid: str, value: str, narrow: tuple[str, str], wide: tuple[str, str] | None) -> Figure:
+    def iv(lo: str, hi: str) -> Interval:
+        return Interval(lo=lo, hi=hi, display=f"{lo}–{hi}", method="m", confidence="0.95")
+
+    intervals = {"narrow": iv(*narrow)} | ({"wide": iv(*wide)} if wide else {})
+    return Figure(
+        id=fid,
+        label="x",
+        kind="rate",
+        value=value,
+        precision=4,
+        display=value,
+        intervals=intervals,
+        method="m",
+        sources=[],
+    )
+
+
+def test_fig_helper_fails_loudly_and_maybe_does_not() -> None:
+    figure = _figure("vol-009/a/core_rate", "0.5", ("0.4", "0.6"), None)
+    lookup = FigureLookup("site_src/volumes/vol-009/leaderboard.html", {figure.id: figure})
+    assert lookup("vol-009/a/core_rate") is figure
+    assert lookup.maybe("vol-009/a/nope") is None
+    with pytest.raises(UsageError) as caught:
+        lookup("vol-009/a/nope")
+    assert str(caught.value) == (
+        "site_src/volumes/vol-009/leaderboard.html: cites figure 'vol-009/a/nope', which is "
+        "not in figures/figures.json (run `probepress figures vol-009`, or fix the template)"
+    )
+
+
+def test_forest_plot_geometry_is_decimal_and_clamped() -> None:
+    core = _figure("c", "0.25", ("0.2", "0.3"), ("0.1", "0.4"))
+    full = _figure("f", "0.5", ("0.5", "0.5"), ("-0.1", "1.2"))
+    plot = forest_plot(
+        [
+            ("A name that is much longer than the label allows", True, 2, core, full),
+            ("B", False, None, None, None),
+        ]
+    )
+    first, second = plot.rows
+    assert first.label.endswith("…") and len(first.label) == 32 and first.band and first.anchor
+    assert first.core is not None and first.core.x == "305.0"  # 230 + 0.25 × 300
+    assert (first.core.narrow_lo, first.core.narrow_w) == ("290.0", "30.0")
+    assert (first.core.wide_lo, first.core.wide_hi) == ("260.0", "350.0")
+    assert first.full is not None and first.full.narrow_w == "1.0"  # never zero-width
+    assert (first.full.wide_lo, first.full.wide_hi) == ("570.0", "870.0")  # clamped to axis
+    assert second.core is None and second.full is None and not second.band
+    assert [t for _, t in plot.panels[0].ticks] == ["0%", "25%", "50%", "75%", "100%"]
+
+
+def test_stylesheet_csp_admits_exactly_the_inlined_css() -> None:
+    style = stylesheet(make_environment(PACKAGE_TEMPLATES))
+    assert style.csp.startswith("default-src 'none'; style-src 'sha256-")
+    assert "</" not in style.css and "url(" not in style.css
+
+
+@pytest.mark.parametrize(("level", "label"), [("0.95", "95%"), ("0.995", "99.5%"), ("0.9", "90%")])
+def test_percent_label(level: str, label: str) -> None:
+    assert percent_label(Decimal(level)) == label
