@@ -116,8 +116,20 @@ def downloads_page(pub: Publication, files: list[Download]) -> str:
     blocks = [
         f"## {title}\n\n{intro}\n\n" + table(header, _download_rows(files, group), "lrl")
         for title, intro, group in sections
-        if any(f.group == group for f in files)
+        if group != "bundles" and any(f.group == group for f in files)
     ]
+    bundles = [f for f in files if f.group == "bundles"]
+    if bundles:
+        title, intro, _ = sections[-1]
+        blocks.append(f"## {title}\n\n{intro}")
+        for pv in sorted(pub.volumes, key=lambda pv: pv.id, reverse=True):
+            mine = [f for f in bundles if f.name.startswith(f"bundles/{pv.id}/")]
+            blocks.append(
+                f"### {text(pv.id)}\n\n" + table(header, _download_rows(mine, "bundles"), "lrl")
+            )
+    others = _download_rows(files, "other")
+    if others:
+        blocks.append("## Other files\n\n" + table(header, others, "lrl"))
     check = (
         f"## Checking the files\n\n{link(SUMS, SUMS)} lists the SHA-256 of every file "
         "above in `sha256sum` format. Download the folder and run `sha256sum -c SHA256SUMS` "

@@ -89,41 +89,44 @@ def candidates_in_order(pv: PublishedVolume) -> list[CandidateRef]:
 
 
 def leaderboard_table(pv: PublishedVolume) -> str:
-    """The summary table: one row per candidate and anchor."""
-    version = pv.volume.bank_version
+    """The summary table on the core: one row per candidate and anchor, in rank order."""
     rows = []
     for ref in candidates_in_order(pv):
         slug = slugify(ref.api)
-        core, full = pv.figure(f"{slug}/core_rate"), pv.figure(f"{slug}/full_rate")
+        core = pv.figure(f"{slug}/core_rate")
         rows.append(
             [
-                f"{text(ref.display_name)}<br>{code(ref.api)}",
+                text(ref.display_name),
                 text(ref.role),
                 rank_range(pv, slug),
                 shown(core),
                 shown(core, "narrow"),
                 shown(core, "wide"),
+            ]
+        )
+    header = ["Model", "Role", "Rank range", "Core rate", "Narrow", "Wide"]
+    return (
+        '<div class="pp-leaderboard" markdown>\n\n' + table(header, rows, "lllrrr") + "\n\n</div>"
+    )
+
+
+def full_bank_table(pv: PublishedVolume) -> str:
+    """The full-bank rates, in the same order, with each model's exact API string."""
+    rows = []
+    for ref in candidates_in_order(pv):
+        full = pv.figure(f"{slugify(ref.api)}/full_rate")
+        rows.append(
+            [
+                text(ref.display_name),
+                code(ref.api),
+                text(ref.run_date),
                 shown(full),
                 shown(full, "narrow"),
                 shown(full, "wide"),
             ]
         )
-    header = [
-        "Model",
-        "Role",
-        "Rank range",
-        "Core rate",
-        "Core narrow",
-        "Core wide",
-        f"Full-bank rate ({version})",
-        "Full-bank narrow",
-        "Full-bank wide",
-    ]
-    return (
-        '<div class="pp-leaderboard" markdown>\n\n'
-        + table(header, rows, "lllrrrrrr")
-        + "\n\n</div>"
-    )
+    header = ["Model", "API string", "Run date", "Full-bank rate", "Narrow", "Wide"]
+    return '<div class="pp-fullbank" markdown>\n\n' + table(header, rows, "lllrrr") + "\n\n</div>"
 
 
 def _drift_lines(pv: PublishedVolume) -> list[str]:
@@ -190,7 +193,7 @@ def results_page(pv: PublishedVolume) -> str:
     return page(
         v.title,
         *_heading(pv),
-        "## Leaderboard\n\n"
+        "## Leaderboard (core rates)\n\n"
         f"Frozen leaderboard: {frozen_links(pv, LEADERBOARD, 'leaderboard')}\n\n"
         "Failure rates: lower is better. *Narrow* intervals hold the bank fixed (this "
         "model on these probes); *wide* intervals treat the probes as a sample (probes "
@@ -198,6 +201,10 @@ def results_page(pv: PublishedVolume) -> str:
         "overlapping intervals share a tie group. See [the methodology]"
         "(../../methodology.md#two-rates-and-two-intervals).",
         leaderboard_table(pv),
+        f"## Full-bank rates (bank {text(v.bank_version)})\n\n"
+        "Every active validated probe of the volume's bank version; prior candidates were "
+        "re-run on the whole bank, so these rates share one scale.",
+        full_bank_table(pv),
         f"Jury, agreement and every jury card: [jury of {text(v.id)}](jury.md).",
         movement_section(pv),
         conditions_section(pv),
