@@ -116,8 +116,23 @@ def _refuse_bank_changes(layout: Layout, files: list[downloads.Download]) -> Non
         raise CheckFailed("published bank downloads would change; nothing was written:", problems)
 
 
-def generate(layout: Layout, progress: Progress | None = None) -> tuple[Publication, int, int, int]:
-    """Write the generated pages and downloads; return (publication, files, written, removed).
+@dataclass(frozen=True)
+class Generated:
+    """What ``generate`` wrote under ``site_src/``."""
+
+    publication: Publication
+    pages: int
+    """Generated pages."""
+    downloads: int
+    """Files in the downloads folder."""
+    written: int
+    """Files whose bytes changed."""
+    removed: int
+    """Stale generated files removed."""
+
+
+def generate(layout: Layout, progress: Progress | None = None) -> Generated:
+    """Write the generated pages and downloads, only where their bytes change.
 
     Raises:
         InputError: An input cannot be read or a frozen file is missing or changed.
@@ -147,7 +162,7 @@ def generate(layout: Layout, progress: Progress | None = None) -> tuple[Publicat
     bank_downloads.register(
         layout, {f"site_src/{DOWNLOADS}/{f.name}": f.sha256 for f in files if f.group == "bank"}
     )
-    return pub, len(pages) + len(files), written, removed
+    return Generated(pub, len(pages), len(files), written, removed)
 
 
 def build_site(
@@ -171,25 +186,25 @@ def build_site(
             bank download would change, or MkDocs reported a warning.
     """
     started = time.perf_counter()
-    pub, count, written, removed = generate(layout, progress)
+    done = generate(layout, progress)
     generated = time.perf_counter() - started
     target: Path | None = None
     if build:
         if progress is not None:
             progress("mkdocs build --strict")
         target = (out or layout.root / "site").resolve()
+        pub = done.publication
         mkdocs_run.run(layout.root, target, pub.epoch(), pub.demonstration)
-    pages = 4 + 2 * len(pub.volumes)
     return SiteResult(
-        volumes=tuple(pv.id for pv in pub.volumes),
-        pages=pages,
-        downloads=count - pages,
-        written=written,
-        removed=removed,
+        volumes=tuple(pv.id for pv in done.publication.volumes),
+        pages=done.pages,
+        downloads=done.downloads,
+        written=done.written,
+        removed=done.removed,
         out=target,
         generate_seconds=generated,
         build_seconds=time.perf_counter() - started - generated,
     )
 
 
-__all__ = ["SiteResult", "build_site", "generate", "generated_pages"]
+__all__ = ["Generated", "SiteResult", "build_site", "generate", "generated_pages"]

@@ -5,12 +5,15 @@ from __future__ import annotations
 from collections import Counter
 
 from generator import downloads as bank_downloads
+from generator.hashing import sha256_bytes
 from generator.site.downloads import SUMS, Download
 from generator.site.markup import admonition, code, link, page, size, table, text
 from generator.site.published import LEADERBOARD, Publication, PublishedVolume
 from generator.site.results import frozen_links
 from generator.store.bank import Bank
 
+RELEASE = "release.json"
+"""The signed release manifest ``probepress publish`` writes next to a volume's pages."""
 DOWNLOAD_DEMO = (
     "The example publication is demonstration data: a synthetic bank and synthetic "
     "models written by `probepress demo`. The files are real in form, not in content."
@@ -63,6 +66,12 @@ def archive_page(pub: Publication) -> str:
                     code(entry.sha256),
                 ]
             )
+        release = root / "site_src" / "volumes" / pv.id / RELEASE
+        if release.is_file():
+            name = f"{pv.id}/{RELEASE}"
+            data = release.read_bytes()
+            shown = [link(name, name), "release manifest", text(size(len(data)))]
+            rows.append([*shown, code(sha256_bytes(data))])
         blocks.append(
             f"## {text(pv.volume.title)}\n\n"
             + table(["File", "Kind", "Size", "SHA-256"], rows, "llrl")
@@ -70,7 +79,8 @@ def archive_page(pub: Publication) -> str:
     return page(
         "Archive",
         "Every frozen file ever published, with the SHA-256 of its bytes as registered "
-        "in `figures/fingerprints.json`. Published files never change: a correction is "
+        "in `figures/fingerprints.json`, and each volume's release manifest when it was "
+        "published with `probepress publish`. Published files never change: a correction is "
         "a new volume. Each PDF prints its HTML's fingerprint on every page. To check a "
         "file you downloaded, compare `sha256sum FILE` with its row here, or run "
         "`probepress verify` on a checkout.",

@@ -7,6 +7,7 @@ Screenshots for review are saved under ``tests/artifacts/site/`` (not tracked).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import http.server
@@ -54,10 +55,10 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         """Keep the test output clean."""
 
 
-@pytest.fixture(scope="module")
-def base_url(built: Built) -> Iterator[str]:
-    """The built site served on an ephemeral loopback port."""
-    handler = functools.partial(_QuietHandler, directory=str(built.site))
+@contextlib.contextmanager
+def serve(directory: Path) -> Iterator[str]:
+    """Serve ``directory`` on an ephemeral loopback port from a thread."""
+    handler = functools.partial(_QuietHandler, directory=str(directory))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -67,6 +68,13 @@ def base_url(built: Built) -> Iterator[str]:
         server.shutdown()
         server.server_close()
         thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def base_url(built: Built) -> Iterator[str]:
+    """The built site, served on loopback."""
+    with serve(built.site) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -229,3 +237,21 @@ def test_download_links_match_sha256sums(base_url: str, watched: tuple[Any, Watc
         assert response.status == 200, name
         assert hashlib.sha256(response.body()).hexdigest() == digest, name
     assert watch.problems() == []
+
+
+def test_the_watch_catches_what_it_must(tmp_path: Path, watched: tuple[Any, Watch]) -> None:
+    (tmp_path / "bad.html").write_text(
+        "<!DOCTYPE html><title>bad</title>"
+        '<img src="http://192.0.2.1/pixel.png"><img src="missing.png">'
+        '<script>console.error("boom")</script>',
+        encoding="utf-8",
+    )
+    context, watch = watched
+    page = context.new_page()
+    with serve(tmp_path) as url:
+        page.goto(url + "bad.html", wait_until="load")
+        page.wait_for_timeout(500)
+    problems = "\n".join(watch.problems())
+    assert "request off the machine: http://192.0.2.1/pixel.png" in problems
+    assert "HTTP 404" in problems and "missing.png" in problems
+    assert "boom" in problems

@@ -274,3 +274,13 @@ def test_the_mkdocs_command_builds_the_same_config_strictly(built: Built, tmp_pa
     )
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "out" / "volumes" / "vol-002" / "index.html").is_file()
+
+
+def test_the_archive_lists_a_release_manifest(site_copy: Path) -> None:
+    release = site_copy / "site_src" / "volumes" / "vol-002" / "release.json"
+    release.write_text('{"volume": "vol-002"}\n', encoding="utf-8")
+    build_site(_layout(site_copy), build=False)
+    page = (site_copy / "site_src" / "volumes" / "archive.md").read_text("utf-8")
+    assert (
+        f"](vol-002/release.json) | release manifest | 22 bytes | `{sha256_file(release)}`" in page
+    )
