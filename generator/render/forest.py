@@ -8,6 +8,7 @@ Coordinates are printed with one decimal, so the bytes never depend on float rep
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -20,6 +21,7 @@ ROW_HEIGHT = 24
 TOP = 34
 BOTTOM = 30
 LABEL_CHARS = 32
+MAX_ROWS = 20
 TICKS = (("0", "0%"), ("0.25", "25%"), ("0.5", "50%"), ("0.75", "75%"), ("1", "100%"))
 
 
@@ -66,6 +68,8 @@ class Panel:
 class ForestPlot:
     """Everything ``forest.svg`` draws."""
 
+    index: int
+    """1-based number of this plot among the parts of one forest plot."""
     width: int
     height: int
     row_height: int
@@ -100,20 +104,33 @@ def _label(name: str) -> str:
     return name if len(name) <= LABEL_CHARS else name[: LABEL_CHARS - 1] + "…"
 
 
-def forest_plot(
-    candidates: list[tuple[str, bool, int | None, Figure | None, Figure | None]],
-) -> ForestPlot:
-    """Lay out the plot.
+Entry = tuple[str, bool, int | None, Figure | None, Figure | None]
+
+
+def forest_plots(candidates: list[Entry], per_part: int = MAX_ROWS) -> list[ForestPlot]:
+    """The plot in parts of at most ``per_part`` rows (an SVG never splits across PDF
+    pages, so a long leaderboard gets several plots), in balanced consecutive chunks."""
+    parts = max(1, math.ceil(len(candidates) / per_part))
+    size = max(1, math.ceil(len(candidates) / parts))
+    return [
+        forest_plot(candidates[start : start + size], index)
+        for index, start in enumerate(range(0, max(len(candidates), 1), size), start=1)
+    ]
+
+
+def forest_plot(candidates: list[Entry], index: int = 1) -> ForestPlot:
+    """Lay out one plot.
 
     Args:
         candidates: In display order, ``(display name, is anchor, tie group,
             core-rate figure, full-bank-rate figure)``.
+        index: Number of this part of the plot.
     """
     core_left = LABEL_WIDTH
     full_left = LABEL_WIDTH + PANEL_WIDTH + PANEL_GAP
     rows = []
-    for index, (name, anchor, group, core, full) in enumerate(candidates):
-        y = TOP + index * ROW_HEIGHT
+    for number, (name, anchor, group, core, full) in enumerate(candidates):
+        y = TOP + number * ROW_HEIGHT
         rows.append(
             Row(
                 y=str(y),
@@ -137,6 +154,7 @@ def forest_plot(
         for title, left in (("Core rate", core_left), ("Full-bank rate", full_left))
     )
     return ForestPlot(
+        index=index,
         width=full_left + PANEL_WIDTH + 20,
         height=bottom + BOTTOM,
         row_height=ROW_HEIGHT,

@@ -13,7 +13,7 @@ from generator.render.context import (
     jury_card_path,
     leaderboard_path,
 )
-from generator.render.forest import forest_plot
+from generator.render.forest import forest_plots
 
 CATEGORY_COLUMNS = 7
 """Most category columns in one table (13 categories make two tables of 7 and 6)."""
@@ -45,7 +45,7 @@ def leaderboard_context(inputs: Inputs) -> dict[str, Any]:
         group = figures.get(f"{prefix}/tie_group")
         return int(group.value) if group is not None else None
 
-    plot = forest_plot(
+    plots = forest_plots(
         [
             (
                 c.ref.display_name,
@@ -66,7 +66,7 @@ def leaderboard_context(inputs: Inputs) -> dict[str, Any]:
             "cards": {
                 c.slug: jury_card_path(vid, c.slug).removeprefix(card_prefix) for c in ordered
             },
-            "forest": plot,
+            "forest": plots,
             "category_groups": _groups(list(inputs.data.bank.manifest.categories)),
             "split_half": len(inputs.data.volume.protocol.halves) == 2,
             "has_unvalidated": any(f"{c.prefix}/unvalidated_rate" in figures for c in ordered),

@@ -8,57 +8,39 @@ every page. Reproducible bytes need four things, all handled here:
   subsetter otherwise stamps the current time into every embedded font;
 * a fixed ``pdf_identifier`` (derived from the HTML fingerprint) and fixed metadata
   (``dcterms.created``/``modified`` and the title, which the page's ``<head>`` carries);
-* fonts from a pinned package, not the machine: the DejaVu TTFs matplotlib ships, served
-  through ``@font-face`` by a URL fetcher that serves those files and refuses every other
-  URL (no network, no file access). Workers also point fontconfig at that one directory,
-  so a glyph DejaVu lacks never comes from a font of this machine: it falls back to
-  another font of the same package or, for scripts none of them covers (CJK), shows as a
-  missing-glyph box while the PDF's text layer keeps the character;
+* fonts from a pinned package, not the machine (``generator.render.fonts``): the DejaVu
+  TTFs matplotlib ships, served through ``@font-face`` by a URL fetcher that refuses every
+  other URL (no network, no file access). Workers also point fontconfig at that one
+  directory, so a glyph DejaVu lacks comes from another font of the same package, or from
+  the per-document fallback face built from its Last Resort font — never from the machine;
 * a fresh worker process per pool (``spawn``), so the environment above is set before
   WeasyPrint and fontconfig are first loaded.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import tempfile
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from importlib.metadata import version
-from importlib.util import find_spec
 from multiprocessing import get_context
 from pathlib import Path
-from typing import Any
 
-from generator.errors import UsageError
-
-FONT_SCHEME = "probepress-font:"
-FACES = (
-    ("Probepress Sans", "normal", "normal", "DejaVuSans.ttf"),
-    ("Probepress Sans", "bold", "normal", "DejaVuSans-Bold.ttf"),
-    ("Probepress Sans", "normal", "italic", "DejaVuSans-Oblique.ttf"),
-    ("Probepress Sans", "bold", "italic", "DejaVuSans-BoldOblique.ttf"),
-    ("Probepress Mono", "normal", "normal", "DejaVuSansMono.ttf"),
-    ("Probepress Mono", "normal", "italic", "DejaVuSansMono-Oblique.ttf"),
-    # A face used only in the margins (ASCII), so it never has missing glyphs and its text
-    # always extracts cleanly, whatever scripts the page shows.
-    ("Probepress Margin", "normal", "normal", "DejaVuSansMono-Bold.ttf"),
+from generator.render.fonts import (
+    FACES,
+    FALLBACK,
+    FALLBACK_FAMILY,
+    FONT_SCHEME,
+    fallback_font,
+    font_dir,
+    make_fetcher,
 )
-FONT_FILES = frozenset(face[3] for face in FACES)
+
 RENDERER = f"WeasyPrint {version('weasyprint')}"
 Progress = Callable[[str], None]
-
-
-def font_dir() -> Path:
-    """The directory of the pinned fonts (matplotlib's DejaVu TTFs).
-
-    Found without importing matplotlib (which is slow to import and not needed here).
-    """
-    spec = find_spec("matplotlib")
-    if spec is None or spec.origin is None:
-        raise UsageError("the pinned fonts ship with matplotlib, which is not installed")
-    return Path(spec.origin).parent / "mpl-data" / "fonts" / "ttf"
 
 
 @dataclass(frozen=True)
@@ -79,14 +61,18 @@ class PdfJob:
     """Print "DRAFT" in the top margin of every page."""
 
 
-def print_css(fingerprint: str, demonstration: bool, draft: bool = False) -> str:
+def print_css(
+    fingerprint: str, demonstration: bool, draft: bool = False, fallback: bool = False
+) -> str:
     """The stylesheet added for the PDF: pinned fonts, the fingerprint and page number in
     the bottom margin, and the demonstration and draft labels in the top margin."""
+    declared = [*FACES, (FALLBACK_FAMILY, "normal", "normal", FALLBACK)] if fallback else FACES
     faces = "".join(
         f'@font-face{{font-family:"{family}";font-weight:{weight};font-style:{style};'
         f"src:url({FONT_SCHEME}{name})}}\n"
-        for family, weight, style, name in FACES
+        for family, weight, style, name in declared
     )
+    last = f',"{FALLBACK_FAMILY}"' if fallback else ""
     margin = 'font-family:"Probepress Margin";font-size:7pt'
     boxes = [
         f'@bottom-left{{content:"sha256:{fingerprint}";{margin};color:#000}}',
@@ -101,30 +87,14 @@ def print_css(fingerprint: str, demonstration: bool, draft: bool = False) -> str
         )
     return (
         faces
-        + 'html,body,body *{font-family:"Probepress Sans" !important}\n'
+        + f'html,body,body *{{font-family:"Probepress Sans"{last} !important}}\n'
         + "code,pre,kbd,samp,.mono,code *,pre *,.mono *{"
-        + 'font-family:"Probepress Mono","Probepress Sans" !important;'
+        + f'font-family:"Probepress Mono","Probepress Sans"{last} !important;'
         + "font-weight:normal !important}\n"
         + "@page{"
         + "".join(boxes)
         + "}\n"
     )
-
-
-def make_fetcher(fonts: Path) -> Any:
-    """A WeasyPrint URL fetcher serving only the pinned font files; it refuses any other
-    URL (every scheme, every path), so rendering reads no network and no other file."""
-    from weasyprint.urls import URLFetcher, URLFetcherResponse
-
-    class FontFetcher(URLFetcher):  # type: ignore[misc]
-        def fetch(self, url: str, headers: Any = None) -> Any:
-            name = url.removeprefix(FONT_SCHEME)
-            if url.startswith(FONT_SCHEME) and name in FONT_FILES:
-                data = (fonts / name).read_bytes()
-                return URLFetcherResponse(url, data, {"Content-Type": "font/ttf"})
-            raise ValueError(f"probepress refuses to fetch {url[:200]!r}")
-
-    return FontFetcher()
 
 
 def render_pdf(job: PdfJob) -> bytes:
@@ -133,15 +103,17 @@ def render_pdf(job: PdfJob) -> bytes:
     from weasyprint import CSS, HTML
     from weasyprint.text.fonts import FontConfiguration
 
-    fetcher = make_fetcher(font_dir())
+    text = job.html.decode("utf-8")
+    fallback = fallback_font(text)
+    fetcher = make_fetcher(font_dir(), fallback)
     fonts = FontConfiguration()
     css = CSS(
-        string=print_css(job.fingerprint, job.demonstration, job.draft),
+        string=print_css(job.fingerprint, job.demonstration, job.draft, fallback is not None),
         url_fetcher=fetcher,
         font_config=fonts,
     )
     # No base URL: relative links stay relative, and no path of this machine gets in.
-    document = HTML(string=job.html.decode("utf-8"), url_fetcher=fetcher)
+    document = HTML(string=text, url_fetcher=fetcher)
     pdf: bytes = document.write_pdf(
         stylesheets=[css],
         font_config=fonts,
@@ -161,6 +133,9 @@ def _prepare_worker(scratch: str) -> None:
     )
     os.environ["FONTCONFIG_FILE"] = str(conf)
     os.environ.pop("FONTCONFIG_PATH", None)
+    # The page CSS is written for browsers too: WeasyPrint warns about what it does not
+    # support there (media features, overflow-x). Errors still show.
+    logging.getLogger("weasyprint").setLevel(logging.ERROR)
 
 
 def render_pdfs(

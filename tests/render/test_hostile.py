@@ -30,7 +30,7 @@ PAYLOAD = (
     '<a href="javascript:alert(2)">click</a>'
     '<svg onload=alert(3)><circle r="9" onclick="alert(4)"/></svg>'
     "<!-- hidden --><style>body{background:url(https://evil.example/x.png)}</style>"
-    " left\u202eright\u202c and \u2066isolate\u2069 end"
+    " left\u202eright\u202c and \u2066isolate\u2069 end 漢字 😀"
 )
 NAME = '<script>alert("n")</script>\u202eemaN evil'
 GATEWAY = '"><img src=x onerror=alert(5)>'
@@ -134,18 +134,18 @@ def test_hostile_text_is_inert_and_legible_in_html_and_pdf(figured: Path) -> Non
     assert f'id="d-{long_key.item}-{long_key.half}-{long_key.draw}"' in card.read_text()
 
     jobs = [
-        PdfJob(p.name, p.read_bytes(), hashlib.sha256(p.read_bytes()).hexdigest(), 0, False)
+        PdfJob(p.stem, p.read_bytes(), hashlib.sha256(p.read_bytes()).hexdigest(), 0, False)
         for p in (card, board)
     ]
     pdfs = render_pdfs(jobs, workers=2)
     for name, data in pdfs.items():
-        pdf_path = figured / name
+        pdf_path = figured / f"{name}.pdf"
         pdf_path.write_bytes(data)
         reader = PdfReader(pdf_path)
         text = "\n".join(page.extract_text() for page in reader.pages)
         assert "\u202e" not in text and "[U+202E]" in text, name
         assert _squash('<script>alert("n")</script>[U+202E]emaN') in _squash(text), name
-        if name == card.name:
+        if name == card.stem:
             assert _squash(neutralise(PAYLOAD)) in _squash(text)
             assert _squash(note) in _squash(text)
             # The 2,000-character run wraps inside the page instead of running off it.

@@ -10,7 +10,8 @@ import pytest
 from fontTools.ttLib import TTFont
 from pypdf import PdfReader
 
-from generator.render.pdf import FONT_FILES, FONT_SCHEME, font_dir, make_fetcher, print_css
+from generator.render.fonts import FONT_FILES, FONT_SCHEME, font_dir, make_fetcher
+from generator.render.pdf import print_css
 
 
 def _families() -> tuple[str, ...]:
@@ -59,18 +60,36 @@ def test_pdf_metadata_is_fixed_and_fonts_are_pinned(rendered: Path) -> None:
         assert meta["/ModDate"] == published
         assert meta["/Creator"].startswith("probepress ")
         assert str(reader.trailer["/ID"][0]) == html_sha[:32]
-        fonts = {
-            font.get_object()["/BaseFont"].split("+", 1)[1]
-            for page in reader.pages
-            for font in page["/Resources"]["/Font"].values()
-        }
+        objects = [f.get_object() for p in reader.pages for f in p["/Resources"]["/Font"].values()]
+        fonts = {font["/BaseFont"].split("+", 1)[1] for font in objects}
+        # No glyph is missing (a missing glyph switches WeasyPrint to a custom encoding
+        # that text extraction cannot read): every font is Identity-H.
+        assert {str(font["/Encoding"]) for font in objects} == {"/Identity-H"}, rel
         # Every embedded font is an @font-face face ("Probepress …") or, for a glyph those
         # lack, another font of the same pinned package; never a font of this machine.
         assert fonts and all(f.startswith(PINNED) for f in fonts), (rel, fonts)
 
 
+def test_text_no_pinned_font_covers_still_extracts(rendered: Path) -> None:
+    # The example has a prompt in Japanese, which DejaVu does not cover.
+    pdf = rendered / "site_src" / "volumes" / "vol-001" / "jury" / "demo-fjord-fjord-ref-1.pdf"
+    assert "大阪" in pdf.with_suffix(".html").read_text("utf-8")
+    reader = PdfReader(pdf)
+    text = "".join(page.extract_text() for page in reader.pages)
+    assert "大阪の今の天気を教えてください。" in "".join(text.split())
+    fonts = {
+        f.get_object()["/BaseFont"].split("+", 1)[1]
+        for page in reader.pages
+        for f in page["/Resources"]["/Font"].values()
+    }
+    assert "Probepress-Fallback" in fonts
+
+
 def test_the_fetcher_serves_only_the_pinned_fonts() -> None:
     fetcher = make_fetcher(font_dir())
+    with pytest.raises(ValueError, match="refuses to fetch"):
+        fetcher.fetch(f"{FONT_SCHEME}fallback.ttf")  # no fallback face for this document
+    assert make_fetcher(font_dir(), b"face").fetch(f"{FONT_SCHEME}fallback.ttf").read() == b"face"
     for name in sorted(FONT_FILES):
         response = fetcher.fetch(f"{FONT_SCHEME}{name}")
         assert response.read()[:4] in (b"\x00\x01\x00\x00", b"true", b"OTTO")

@@ -16,7 +16,7 @@ from generator.render.environment import (
     make_environment,
     stylesheet,
 )
-from generator.render.forest import forest_plot
+from generator.render.forest import forest_plot, forest_plots
 from generator.render.text import clip, finalize, neutralise
 
 
@@ -122,3 +122,11 @@ def test_stylesheet_csp_admits_exactly_the_inlined_css() -> None:
 @pytest.mark.parametrize(("level", "label"), [("0.95", "95%"), ("0.995", "99.5%"), ("0.9", "90%")])
 def test_percent_label(level: str, label: str) -> None:
     assert percent_label(Decimal(level)) == label
+
+
+def test_a_long_forest_plot_comes_in_balanced_parts() -> None:
+    entries = [(f"c{i}", False, 1, None, None) for i in range(45)]
+    parts = forest_plots(entries, per_part=20)  # type: ignore[arg-type]
+    assert [len(p.rows) for p in parts] == [15, 15, 15]
+    assert [p.index for p in parts] == [1, 2, 3]
+    assert [len(p.rows) for p in forest_plots(entries[:6])] == [6]  # type: ignore[arg-type]
