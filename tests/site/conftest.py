@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from generator.render import render_volume
 from generator.site import SiteResult, build_site
 from generator.store import Layout
 
@@ -50,6 +49,8 @@ class Built:
 @pytest.fixture(scope="session")
 def rendered_src(example_src: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The example with the site's sources and both volumes rendered (read-only use)."""
+    from generator.render import render_volume  # only the tests that need frozen pages
+
     root = tmp_path_factory.mktemp("site") / "root"
     shutil.copytree(example_src, root, symlinks=True)
     copy_site_sources(root)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html as html_module
 import json
 import os
 import shutil
@@ -284,3 +285,18 @@ def test_the_archive_lists_a_release_manifest(site_copy: Path) -> None:
     assert (
         f"](vol-002/release.json) | release manifest | 22 bytes | `{sha256_file(release)}`" in page
     )
+
+
+HOSTILE = '<script>alert(1)</script> *x* [a](javascript:alert(2)) {{ fig("vol-002/jury/ac1") }} | y'
+
+
+def test_untrusted_names_print_as_themselves(site_copy: Path) -> None:
+    volume = site_copy / "bundles" / "vol-002" / "volume.yaml"
+    settings = yaml.safe_load(volume.read_text("utf-8"))
+    settings["candidates"][0]["display_name"] = HOSTILE
+    volume.write_text(yaml.safe_dump(settings, allow_unicode=True), encoding="utf-8")
+    build_site(_layout(site_copy), out=site_copy / "out")
+    html = (site_copy / "out" / "volumes" / "vol-002" / "index.html").read_text("utf-8")
+    assert "<script>alert" not in html and 'href="javascript:' not in html
+    assert "<em>x</em>" not in html
+    assert HOSTILE in html_module.unescape(html)
