@@ -91,6 +91,13 @@ class RenderResult:
         )
 
 
+def _cores() -> int:
+    """CPUs this process may run on (the affinity mask, where the platform has one)."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return os.cpu_count() or 1
+
+
 def _epoch(day: dt.date) -> int:
     return int(dt.datetime.combine(day, dt.time(), tzinfo=dt.UTC).timestamp())
 
@@ -226,7 +233,7 @@ def render_volume(
     started = time.perf_counter()
     reused: set[str] = set()
     if pdf:
-        options = (jobs or os.cpu_count() or 1, draft, progress)
+        options = (jobs or _cores(), draft, progress)
         rendered, reused = _pdfs(layout, data, pages, mine, produced, options)
         contents.update(rendered)
         _refuse(volume, _compare(mine, produced))
