@@ -33,6 +33,7 @@ system-deps:
 demo: venv
 	$(BIN)/probepress demo
 	$(BIN)/probepress demo --check
+	$(BIN)/probepress publish vol-001 vol-002
 
 lint: venv
 	$(BIN)/ruff check .

@@ -389,7 +389,7 @@ def site(state: State, out_dir: Path | None, no_build: bool) -> None:
 
 
 @main.command(epilog=EPILOG)
-@click.argument("volume")
+@click.argument("volumes", nargs=-1, required=True, metavar="VOLUME...")
 @click.option("--allow-dirty", is_flag=True, help="Publish a DRAFT from a dirty tree.")
 @click.option("--jobs", type=click.IntRange(1, 64), default=None, help="PDF workers.")
 @click.option(
@@ -405,26 +405,27 @@ def site(state: State, out_dir: Path | None, no_build: bool) -> None:
 @pass_state
 def publish(
     state: State,
-    volume: str,
+    volumes: tuple[str, ...],
     allow_dirty: bool,
     jobs: int | None,
     signing_key: Path | None,
     recover_only: bool,
     as_json: bool,
 ) -> None:
-    """Publish VOLUME: all gates, figures, frozen HTML, PDFs, downloads and site, moved into
-    place only when everything passed (a failure or a kill leaves the previous publication
-    intact)."""
+    """Publish one or more volumes: all gates, figures, frozen HTML, PDFs, downloads and
+    site, built together and moved into place only when everything passed (a failure or a
+    kill leaves the previous publication intact; rerunning on unchanged inputs rewrites
+    nothing)."""
     from generator import publish as publisher
 
     if recover_only:
         rolled = publisher.recover(state.layout)
         err.print("rolled back an interrupted publish" if rolled else "nothing to recover")
         return
-    with progress(f"publishing {volume}") as step:
+    with progress(f"publishing {', '.join(volumes)}") as step:
         result = publisher.publish(
             state.layout,
-            volume,
+            volumes,
             allow_dirty=allow_dirty,
             jobs=jobs,
             signing_key=signing_key,

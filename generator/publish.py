@@ -15,7 +15,7 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -59,23 +59,24 @@ SKIP = {
 class PublishResult:
     """What ``publish`` did."""
 
-    volume: str
+    volumes: tuple[str, ...]
     changed: tuple[str, ...]
     noop: bool
     draft: bool
-    release: Release | None = None
+    releases: tuple[Release, ...] = ()
 
     def summary(self) -> str:
         """One line for people."""
+        names = ", ".join(self.volumes)
         if self.noop:
-            return f"{self.volume}: already published from these inputs; nothing rewritten"
+            return f"{names}: already published from these inputs; nothing rewritten"
         what = "draft" if self.draft else "publication"
-        return f"{self.volume}: {what} complete, {len(self.changed)} file(s) written"
+        return f"{names}: {what} complete, {len(self.changed)} file(s) written"
 
     def as_json(self) -> dict[str, Any]:
         """JSON-ready form."""
         return {
-            "volume": self.volume,
+            "volumes": list(self.volumes),
             "noop": self.noop,
             "draft": self.draft,
             "changed": list(self.changed),
@@ -128,9 +129,9 @@ def volume_figures_sha256(layout: Layout, volume: str) -> str:
 
 
 def volume_outputs(layout: Layout, volume: str) -> dict[str, str]:
-    """The volume's frozen files (not its release manifest) with their SHA-256."""
+    """The volume's frozen files (HTML and PDF) with their SHA-256."""
     folder = layout.site_src / "volumes" / volume
-    return {layout.rel(p): sha256_file(p) for p in _files(folder) if p.name != "release.json"}
+    return {layout.rel(p): sha256_file(p) for p in _files(folder) if p.suffix in (".html", ".pdf")}
 
 
 def _intact(layout: Layout, release: Release) -> bool:
@@ -309,21 +310,41 @@ def _gate(stage_layout: Layout, layout: Layout, volume: str, allow_dirty: bool) 
     return report
 
 
+def _unchanged(layout: Layout, volume: str, inputs: dict[str, str]) -> Release | None:
+    """The volume's release when it was published from exactly ``inputs`` (None when it
+    was never published or only as a draft); refuses when a published volume's inputs
+    changed."""
+    previous = load_release(layout, volume)
+    if previous is None or previous.draft:
+        return None
+    changed = sorted(
+        p for p in set(inputs) | set(previous.inputs) if inputs.get(p) != previous.inputs.get(p)
+    )
+    if changed:
+        raise CheckFailed(
+            f"{volume} is published and its inputs changed since; published volumes never "
+            "change (publish an erratum as a new volume with erratum_of):",
+            [Problem(p, None, "immutable-archive", "changed since publication") for p in changed],
+        )
+    return previous
+
+
 def publish(
     layout: Layout,
-    volume: str,
+    volumes: Sequence[str],
     *,
     allow_dirty: bool = False,
     jobs: int | None = None,
     signing_key: Path | None = None,
     progress: Step | None = None,
 ) -> PublishResult:
-    """Gates → figures → frozen HTML → PDFs → downloads → site, moved into place atomically.
+    """Gates → figures → frozen HTML → PDFs → downloads → site for ``volumes``, built
+    together in staging and moved into place atomically.
 
     Raises:
-        CheckFailed: A gate failed, or the volume is already published and its inputs
+        CheckFailed: A gate failed, or a volume is already published and its inputs
             changed (an erratum is a new volume).
-        InputError, UsageError: The volume cannot be read.
+        InputError, UsageError: A volume cannot be read.
     """
     from generator.render import render_volume
     from generator.site import build_site
@@ -331,71 +352,66 @@ def publish(
     step = progress or (lambda label: None)
     recover(layout)
     key = load_private_key(signing_key)
-    inputs = volume_inputs(layout, volume)
-    previous = load_release(layout, volume)
-    intact = False
-    if previous is not None and not previous.draft:
-        changed = sorted(
-            p for p in set(inputs) | set(previous.inputs) if inputs.get(p) != previous.inputs.get(p)
-        )
-        if changed:
-            raise CheckFailed(
-                f"{volume} is published and its inputs changed since; published volumes never "
-                "change (publish an erratum as a new volume with erratum_of):",
-                [
-                    Problem(p, None, "immutable-archive", "changed since publication")
-                    for p in changed
-                ],
-            )
-        intact = _intact(layout, previous)
-        clean = allow_dirty or not git.dirty_paths(layout.root)
-        if intact and clean and _site_fresh(layout):
-            return PublishResult(volume, (), noop=True, draft=False, release=previous)
-    draft = allow_dirty and bool(not git.is_repository(layout.root) or git.dirty_paths(layout.root))
+    inputs = {v: volume_inputs(layout, v) for v in volumes}
+    previous = {v: _unchanged(layout, v, inputs[v]) for v in volumes}
+    intact = {v: r is not None and _intact(layout, r) for v, r in previous.items()}
+    clean = git.is_repository(layout.root) and not git.dirty_paths(layout.root)
+    if all(intact.values()) and (clean or allow_dirty) and _site_fresh(layout):
+        kept = tuple(r for r in previous.values() if r is not None)
+        return PublishResult(tuple(volumes), (), noop=True, draft=False, releases=kept)
+    draft = allow_dirty and not clean
+    releases: list[Release] = []
     with staging(layout) as stage:
         stage_layout = Layout.at(stage, layout.private)
-        if not intact:
-            step("figures")
-            figures.write(stage_layout, volume)
-            step("frozen HTML and PDFs")
-            render_volume(stage_layout, volume, jobs=jobs, pdf=True, progress=step, draft=draft)
+        for volume in volumes:
+            if not intact[volume]:
+                step(f"figures of {volume}")
+                figures.write(stage_layout, volume)
+                step(f"frozen HTML and PDFs of {volume}")
+                render_volume(stage_layout, volume, jobs=jobs, pdf=True, progress=step, draft=draft)
         step("downloads")
         build_site(stage_layout, build=False)
-        step("gates")
-        report = _gate(stage_layout, layout, volume, allow_dirty)
-        release = (
-            previous
-            if intact and previous is not None
-            else Release(
+        for volume in volumes:
+            step(f"gates of {volume}")
+            report = _gate(stage_layout, layout, volume, allow_dirty)
+            kept = previous[volume]
+            if intact[volume] and kept is not None:
+                releases.append(kept)
+                continue
+            release = Release(
                 volume=volume,
                 generator=f"probepress {__version__}",
                 inputs_commit=git.last_commit_touching(
                     layout.root, ["bank", f"bundles/{volume}", "templates"]
                 ),
                 draft=draft,
-                inputs=inputs,
+                inputs=inputs[volume],
                 outputs=volume_outputs(stage_layout, volume),
                 figures_sha256=volume_figures_sha256(stage_layout, volume),
                 gates=_verdicts(report),
             )
-        )
-        if key is not None and not intact:
-            release = sign(release, key)
-            write_bytes(stage_layout.site_src / "downloads" / PUBLIC_KEY_FILE, public_pem(key))
-        write_bytes(
-            release_path(stage_layout, volume),
-            dumps(release.model_dump(mode="json", exclude_none=True)).encode("utf-8"),
-        )
+            if key is not None:
+                release = sign(release, key)
+                write_bytes(stage_layout.site_src / "downloads" / PUBLIC_KEY_FILE, public_pem(key))
+            write_bytes(
+                release_path(stage_layout, volume),
+                dumps(release.model_dump(mode="json", exclude_none=True)).encode("utf-8"),
+            )
+            releases.append(release)
         step("site")
         build_site(stage_layout, build=True)
         write_json(stage / "site" / SITE_STAMP, {"digest": site_digest(stage_layout)})
         step("holdout scan of the built site")
-        _gate_site(stage_layout, layout, volume)
+        _gate_site(stage_layout, layout, volumes[0])  # the scan covers every volume
         todo = plan(layout.root, stage)
         step("moving into place")
         commit(layout, stage, todo)
     return PublishResult(
-        volume, tuple(todo.moves + todo.deletes), noop=False, draft=draft, release=release
+        tuple(volumes),
+        tuple(todo.moves + todo.deletes),
+        noop=False,
+        draft=draft,
+        releases=tuple(releases),
     )
 
 

@@ -83,7 +83,7 @@ def check_sums(folder: Path, label: str) -> tuple[int, list[Mismatch]]:
     return count, out
 
 
-def _releases(layout: Layout, trusted: str | None) -> tuple[int, list[Mismatch]]:
+def _releases(layout: Layout, trusted: str | None, site: bool) -> tuple[int, list[Mismatch]]:
     from generator.publish import load_release
     from generator.signing import check
 
@@ -99,7 +99,10 @@ def _releases(layout: Layout, trusted: str | None) -> tuple[int, list[Mismatch]]
             problem = check(release, trusted)
             if problem:
                 out.append(Mismatch(where, problem))
-        for rel, digest in sorted({**release.inputs, **release.outputs}.items()):
+        files = {**release.inputs, **release.outputs}
+        for rel, digest in sorted(files.items()):
+            if site and not rel.startswith(("bank/", "bundles/", "site_src/")):
+                continue  # templates are inputs a built site does not ship
             path = layout.root / rel
             if not path.is_file():
                 out.append(Mismatch(rel, f"is missing (listed in {where})"))
@@ -123,7 +126,9 @@ def _trusted_key(downloads: Path) -> str | None:
     return public_hex(key)
 
 
-def verify_root(layout: Layout, progress: Step | None = None) -> VerifyReport:
+def verify_root(
+    layout: Layout, progress: Step | None = None, *, site: bool = False
+) -> VerifyReport:
     """Verify a publication root (bank/, bundles/, figures/, site_src/)."""
     step = progress or (lambda label: None)
     mismatches: list[Mismatch] = []
@@ -152,7 +157,7 @@ def verify_root(layout: Layout, progress: Step | None = None) -> VerifyReport:
         checked["downloads"] = count
         mismatches.extend(found_sums)
     step("releases")
-    count, found_releases = _releases(layout, _trusted_key(downloads))
+    count, found_releases = _releases(layout, _trusted_key(downloads), site)
     checked["releases"] = count
     mismatches.extend(found_releases)
     return VerifyReport(checked, tuple(mismatches))
@@ -183,7 +188,7 @@ def verify(path: Path, progress: Step | None = None) -> VerifyReport:
         return verify_root(Layout.at(path, path / ".private"), progress)
     if (path / "downloads").is_dir():
         with _root_from_site(path) as layout:
-            return verify_root(layout, progress)
+            return verify_root(layout, progress, site=True)
     raise UsageError(
         f"{path} is neither a publication root (bank/, bundles/) nor a built site (downloads/)"
     )

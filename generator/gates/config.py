@@ -5,19 +5,22 @@ Pre-registration mechanism: ``volume.yaml`` carries ``preregistration.sha256``, 
 the canonical JSON of its protocol, thresholds and jury, and the date it was fixed. The
 gate (1) recomputes the hash; (2) requires the registration date to precede every run;
 (3) in a git checkout, reads ``volume.yaml`` as it stood in the first commit that added
-any of the volume's bundle files and requires the same hash there — so thresholds cannot
+any of the volume's bundle files and requires the same protocol, thresholds and jury
+there (fields the format has since retired are ignored) — so thresholds cannot
 be tuned after results were committed without the history showing it. Outside git, (3)
 is a warning (``--strict`` makes it fail).
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import yaml
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from generator import git
 from generator.gates.base import Findings, GateContext, GateResult
-from generator.models.volume import Protocol, Volume
+from generator.models.volume import Jury, Protocol, Thresholds
 from generator.prereg import preregistration_sha256
 
 NAME = "config"
@@ -34,7 +37,7 @@ def _git(ctx: GateContext, *args: str) -> str | None:
     return git.output(ctx.repo_root, *args)
 
 
-def _history(ctx: GateContext, out: Findings, registered: str) -> None:
+def _history(ctx: GateContext, out: Findings) -> None:
     volume_dir = ctx.layout.rel(ctx.layout.volume_dir(ctx.data.volume.id))
     inside = _git(ctx, "rev-parse", "--is-inside-work-tree")
     if inside is None or inside.strip() != "true":
@@ -77,14 +80,14 @@ def _history(ctx: GateContext, out: Findings, registered: str) -> None:
         )
         return
     try:
-        then = Volume.model_validate(yaml.safe_load(text))
-    except (yaml.YAMLError, ValidationError):
+        then = _decision_rules(yaml.safe_load(text))
+    except (yaml.YAMLError, ValidationError, TypeError, KeyError):
         out.add(
             "prereg-history", ctx.volume_file, None, f"volume.yaml at {first[:12]} does not parse"
         )
         return
-    before = preregistration_sha256(then.protocol, then.thresholds, then.jury)
-    if before != registered:
+    now = ctx.data.volume
+    if then != (now.protocol, now.thresholds, now.jury):
         out.add(
             "prereg-changed",
             ctx.volume_file,
@@ -93,6 +96,24 @@ def _history(ctx: GateContext, out: Findings, registered: str) -> None:
             f"(compare with commit {first[:12]})",
             "restore the pre-registered values; a change needs a new volume",
         )
+
+
+def _decision_rules(document: Any) -> tuple[Protocol, Thresholds, Jury]:
+    """Protocol, thresholds and jury of a historical ``volume.yaml``.
+
+    Fields the current format no longer has are dropped first: a retired field cannot
+    influence any decision probepress makes today, and refusing the old file would make
+    every format change look like a broken pre-registration.
+    """
+
+    def known(model: type[BaseModel], section: Any) -> dict[str, Any]:
+        return {k: v for k, v in dict(section).items() if k in model.model_fields}
+
+    return (
+        Protocol.model_validate(known(Protocol, document["protocol"])),
+        Thresholds.model_validate(known(Thresholds, document["thresholds"])),
+        Jury.model_validate(known(Jury, document["jury"])),
+    )
 
 
 def check(ctx: GateContext) -> GateResult:
@@ -139,5 +160,5 @@ def check(ctx: GateContext) -> GateResult:
             f"(they hash to {current[:12]}…)",
             "restore the pre-registered values; a change needs a new volume",
         )
-    _history(ctx, out, volume.preregistration.sha256)
+    _history(ctx, out)
     return out.result()

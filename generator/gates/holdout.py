@@ -16,7 +16,7 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-from generator import fingerprints
+from generator import downloads
 from generator.downloads import DOWNLOADS, public_jsonl, public_jsonl_name
 from generator.gates.base import Findings, GateContext, GateResult
 from generator.leaks import LeakIndex, Secret, scan_paths
@@ -85,15 +85,14 @@ def _downloads(ctx: GateContext, out: Findings) -> None:
                 f"does not hold exactly the public items of bank {version}",
                 "regenerate the downloads; never edit them by hand",
             )
-    for entry, what in fingerprints.changed(ctx.layout, fingerprints.load(ctx.layout)):
-        if entry.path.endswith("_public.jsonl"):
-            out.add(
-                "download-changed",
-                entry.path,
-                None,
-                f"published bank download {what}",
-                "published downloads never change; restore the published bytes",
-            )
+    for rel, what in downloads.changed(ctx.layout):
+        out.add(
+            "download-changed",
+            rel,
+            None,
+            f"published download {what}",
+            "published downloads never change; restore the published bytes",
+        )
 
 
 def check(ctx: GateContext) -> GateResult:

@@ -9,18 +9,18 @@ with matching SHA-256; every frozen file ever published is byte-unchanged.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from pathlib import Path
 
 from generator import figures, fingerprints, git
 from generator.errors import ProbepressError
 from generator.gates.base import Findings, GateContext, GateResult
+from generator.site.figrefs import citations
+from generator.site.lint import lint_pages
 
 NAME = "publishing"
 LISTED = 10
 
-CITATION = re.compile(r"""fig\(\s*["']([^"']+)["']\s*\)""")
 GENERATED = ("volumes", "downloads")
 
 
@@ -85,17 +85,17 @@ def _citations(ctx: GateContext, out: Findings) -> None:
         return
     for path in cited_files(ctx):
         text = path.read_text("utf-8", errors="replace")
-        for number, line in enumerate(text.splitlines(), start=1):
-            for match in CITATION.finditer(line):
-                fid = match.group(1)
-                if "{" not in fid and fid not in known:
-                    out.add(
-                        "unknown-figure",
-                        ctx.layout.rel(path),
-                        number,
-                        f"cites figure {fid!r}, which is not in figures/figures.json",
-                        "cite a registered figure id (see figures/figures.json)",
-                    )
+        for cited in citations(text):
+            if "{" not in cited.figure and cited.figure not in known:
+                out.add(
+                    "unknown-figure",
+                    ctx.layout.rel(path),
+                    cited.line,
+                    f"cites figure {cited.figure!r}, which is not in figures/figures.json",
+                    "cite a registered figure id (see figures/figures.json)",
+                )
+    for problem in lint_pages(ctx.layout):
+        out.add(problem.rule, problem.path, problem.line, problem.message, problem.fix)
 
 
 def _recompute(ctx: GateContext, out: Findings) -> None:

@@ -24,7 +24,7 @@ from generator.store.bank import Bank
 SUMS = "SHA256SUMS"
 OWN = {SUMS, "index.md", "changelog.md"}
 """Files of the folder this module writes itself (besides the planned downloads)."""
-OWN_DIRS = ("bundles/", "schemas/")
+OWN_DIRS = ("bank/", "bundles/", "schemas/")
 """Sub-folders that hold only planned downloads (anything else there is stale)."""
 
 
@@ -69,6 +69,11 @@ def plan(pub: Publication, bank: Bank) -> list[Download]:
     """Every download, ``SHA256SUMS`` last, in a fixed order."""
     root = pub.layout.root
     files = bank_downloads(bank)
+    # The bank as the registry's figures cite it (manifest, public items, held-out index:
+    # metadata and hashes only), so ``probepress verify`` can recompute every figure from
+    # the downloads alone.
+    for name in ("bank.yaml", "public.jsonl", "heldout_index.jsonl"):
+        files.append(Download(f"bank/{name}", (root / "bank" / name).read_bytes(), "bank"))
     for name in ("figures.json", "fingerprints.json"):
         source = root / "figures" / name
         if source.is_file():

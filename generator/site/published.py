@@ -121,31 +121,18 @@ def load_publication(layout: Layout, bounds: Bounds | None = None) -> Publicatio
     """Read what the site publishes and check that every frozen file is intact.
 
     Raises:
-        InputError: A file cannot be read; a volume has figures but no frozen pages; a
-            registered frozen file is missing or changed.
+        InputError: A file cannot be read, or a registered frozen file is missing or
+            changed.
     """
     bounds = bounds or Bounds()
     bank = _document(layout, "bank/bank.yaml", BankManifest, bounds)
     figures = load_registry(layout).figures
     frozen = fingerprints.load_frozen(layout)
     _check_frozen(layout, frozen)
+    # A volume is on the site once its frozen pages are registered (``render``, run by
+    # ``publish``); one whose figures exist but whose pages do not is still being
+    # prepared, and is left out rather than shown half-made.
     with_pages = {entry.volume for entry in frozen.values()}
-    with_figures = {fid.split("/", 1)[0] for fid in figures}
-    unrendered = sorted(with_figures - with_pages)
-    if unrendered:
-        raise InputError(
-            "volumes with figures but no frozen pages:",
-            [
-                Problem(
-                    "figures/fingerprints.json",
-                    None,
-                    "not-rendered",
-                    f"{vid} has figures in figures/figures.json but no registered frozen pages",
-                    f"run `probepress render {vid}`",
-                )
-                for vid in unrendered
-            ],
-        )
     volumes = []
     for vid in sorted(with_pages):
         volume = _document(layout, f"bundles/{vid}/volume.yaml", Volume, bounds)
