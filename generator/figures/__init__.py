@@ -14,7 +14,7 @@ from generator import __version__
 from generator.canonical import dumps, write_text
 from generator.errors import InputError
 from generator.figures.compute import VolumeFigures
-from generator.hashing import sha256_file
+from generator.hashing import sha256_bytes, sha256_file
 from generator.models.figures import Figure, Registry
 from generator.store import Bounds, Layout, VolumeData, load_volume
 from generator.store.jsonl import Problems, load_document
@@ -28,16 +28,46 @@ def registry_path(layout: Layout) -> Path:
     return layout.figures_dir / REGISTRY
 
 
+_MAX_REGISTRY_BYTES = 64 << 20
+_PARSED: dict[tuple[Path, str], Registry] = {}
+"""Registries already validated in this process, by path and SHA-256 of their bytes:
+one ``check`` reads the registry in several gates, and validating a large one is the
+costly part."""
+
+
 def load_registry(layout: Layout) -> Registry:
     """The registry on disk (empty if none yet)."""
     path = registry_path(layout)
     if not path.exists():
         return Registry(generator=GENERATOR, figures={})
+    key = _cache_key(path)
+    if key is not None and key in _PARSED:
+        return _copy(_PARSED[key])
     problems = Problems()
-    registry = load_document(path, Registry, layout.rel(path), problems, 64 << 20)
+    registry = load_document(path, Registry, layout.rel(path), problems, _MAX_REGISTRY_BYTES)
     if registry is None:
         raise InputError("cannot read the figures registry:", problems.items)
+    if key is not None and _cache_key(path) == key:  # unchanged while it was read
+        _PARSED.clear()
+        _PARSED[key] = registry
+        return _copy(registry)
     return registry
+
+
+def _copy(registry: Registry) -> Registry:
+    """A registry sharing the frozen figures but with its own top-level dict."""
+    return Registry.model_construct(
+        schema_version=registry.schema_version,
+        generator=registry.generator,
+        figures=dict(registry.figures),
+    )
+
+
+def _cache_key(path: Path) -> tuple[Path, str] | None:
+    """``(path, sha256)`` of a regular file within bounds; None when it is anything else."""
+    if path.is_symlink() or not path.is_file() or path.stat().st_size > _MAX_REGISTRY_BYTES:
+        return None
+    return path.resolve(), sha256_bytes(path.read_bytes())
 
 
 def previous_volume(layout: Layout, volume: str) -> str | None:
@@ -98,6 +128,12 @@ def verify(
     }
     out: list[Mismatch] = []
     hashes: dict[str, str | None] = {}
+    if data is not None and not data.problems:
+        # Bundle files were hashed while the volume was read; the recomputation uses
+        # that same reading, so its hashes are the ones to compare.
+        for bundle in data.bundles.values():
+            for name, digest in bundle.file_sha256.items():
+                hashes[layout.rel(bundle.directory / name)] = digest
     for fid, fig in registered.items():
         for src in fig.sources:
             if src.path not in hashes:

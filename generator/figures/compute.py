@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -31,18 +32,45 @@ from generator.stats import (
     StatsError,
     gwet_ac1,
     leniency,
-    narrow_interval,
     rank_ranges,
     to_decimal_str,
-    wide_interval,
 )
 from generator.stats import difference_interval as stats_difference
+from generator.stats.intervals import narrow_differences, narrow_intervals, wide_intervals
 from generator.store.bundle import BundleData
 from generator.store.volume import VolumeData
 
 Mask = npt.NDArray[np.bool_]
 AC1_PLACES = 3
 RANK_METHOD = "rank range from non-overlapping narrow core-rate intervals"
+
+
+@dataclass(frozen=True)
+class _RateJob:
+    """A rate figure waiting for its intervals (computed for all rates in one batch)."""
+
+    fid: str
+    label: str
+    k: npt.NDArray[np.int64]
+    n: npt.NDArray[np.int64]
+    wide: bool
+    sources: list[Source]
+    core_of: str | None
+
+
+@dataclass(frozen=True)
+class _SplitJob:
+    """A split-half difference waiting for its interval."""
+
+    fid: str
+    label: str
+    sides: tuple[
+        npt.NDArray[np.int64],
+        npt.NDArray[np.int64],
+        npt.NDArray[np.int64],
+        npt.NDArray[np.int64],
+    ]
+    sources: list[Source]
 
 
 class VolumeFigures:
@@ -56,6 +84,8 @@ class VolumeFigures:
         self.cache = SourceCache(data.layout)
         self.reg = Registry()
         self.tally: VolumeTally = tally_volume(data)
+        self._rates: list[_RateJob] = []
+        self._splits: list[_SplitJob] = []
 
     # -- sources -------------------------------------------------------------------------
 
@@ -92,30 +122,51 @@ class VolumeFigures:
         wide: bool = True,
         k: npt.NDArray[np.int64] | None = None,
         n: npt.NDArray[np.int64] | None = None,
-    ) -> tuple[float, float, float] | None:
+        core_of: str | None = None,
+    ) -> None:
+        """Queue a rate figure; ``_register_rates`` computes and registers the queue."""
         k_all = t.k if k is None else k
         n_all = t.n if n is None else n
         use = mask & (n_all > 0)
         if not use.any():
-            return None
-        ks, ns = k_all[use], n_all[use]
-        narrow = narrow_interval(ks, ns, self.level)
-        intervals = {"narrow": rate_interval(narrow)}
-        if wide and use.sum() >= 2:
-            intervals["wide"] = rate_interval(wide_interval(ks, ns, self.level))
-        self.reg.add(
-            fid,
-            label,
-            "rate",
-            narrow.estimate,
-            precision=RATE_PLACES,
-            display=rate_display(narrow.estimate),
-            method="mean over items of the per-item fail fraction",
-            sources=sources,
-            intervals=intervals,
-            detail={"items": int(use.sum()), "draws": int(ns.sum()), "failed": int(ks.sum())},
+            return
+        job = _RateJob(fid, label, k_all[use], n_all[use], wide, sources, core_of)
+        self._rates.append(job)
+
+    def _register_rates(self, core_rates: dict[str, tuple[float, float, float]]) -> None:
+        """Intervals of every queued rate, batched, then one registry entry each."""
+        jobs, self._rates = self._rates, []
+        narrow = narrow_intervals([(j.k, j.n) for j in jobs], self.level)
+        wide_jobs = [i for i, j in enumerate(jobs) if j.wide and len(j.k) >= 2]
+        wide = dict(
+            zip(
+                wide_jobs,
+                wide_intervals([(jobs[i].k, jobs[i].n) for i in wide_jobs], self.level),
+                strict=True,
+            )
         )
-        return narrow.estimate, narrow.lo, narrow.hi
+        for i, (job, iv) in enumerate(zip(jobs, narrow, strict=True)):
+            intervals = {"narrow": rate_interval(iv)}
+            if i in wide:
+                intervals["wide"] = rate_interval(wide[i])
+            self.reg.add(
+                job.fid,
+                job.label,
+                "rate",
+                iv.estimate,
+                precision=RATE_PLACES,
+                display=rate_display(iv.estimate),
+                method="mean over items of the per-item fail fraction",
+                sources=job.sources,
+                intervals=intervals,
+                detail={
+                    "items": len(job.k),
+                    "draws": int(job.n.sum()),
+                    "failed": int(job.k.sum()),
+                },
+            )
+            if job.core_of is not None:
+                core_rates[job.core_of] = (iv.estimate, iv.lo, iv.hi)
 
     def candidates(self) -> dict[str, tuple[float, float, float]]:
         """Per-candidate figures; returns core rate estimates with narrow bounds."""
@@ -133,9 +184,7 @@ class VolumeFigures:
             src = self.sources_for(bundle)
             name = ref.display_name
             p = f"{self.vid}/{slug}"
-            got = self._rate(f"{p}/core_rate", f"Core failure rate of {name}", t, core, src)
-            if got is not None:
-                core_rates[slug] = got
+            self._rate(f"{p}/core_rate", f"Core failure rate of {name}", t, core, src, core_of=slug)
             self._rate(
                 f"{p}/full_rate",
                 f"Full-bank failure rate of {name} (bank {self.data.volume.bank_version})",
@@ -195,6 +244,8 @@ class VolumeFigures:
                 detail={"undecided": t.refused_undecided},
             )
             self._leniency(f"{p}/leniency", f"Grader leniency on {name}", [bundle])
+        self._register_rates(core_rates)
+        self._register_splits()
         return core_rates
 
     def _split_half(
@@ -204,27 +255,27 @@ class VolumeFigures:
         use = mask & (t.n_half[a] > 0) & (t.n_half[b] > 0)
         if not use.any():
             return
-        iv = stats_difference(
-            t.k_half[a][use],
-            t.n_half[a][use],
-            t.k_half[b][use],
-            t.n_half[b][use],
-            paired=True,
-            kind="narrow",
-            confidence=self.level,
-        )
-        self.reg.add(
-            f"{p}/split_half/difference",
-            f"Half {a} minus half {b} full-bank failure rate of {name}",
-            "difference",
-            iv.estimate,
-            precision=RATE_PLACES,
-            display=points_display(iv.estimate),
-            method="difference of item-mean fail fractions, paired by item",
-            sources=src,
-            intervals={"narrow": difference_interval(iv)},
-            detail={"items": int(use.sum())},
-        )
+        sides = (t.k_half[a][use], t.n_half[a][use], t.k_half[b][use], t.n_half[b][use])
+        label = f"Half {a} minus half {b} full-bank failure rate of {name}"
+        self._splits.append(_SplitJob(f"{p}/split_half/difference", label, sides, src))
+
+    def _register_splits(self) -> None:
+        """Intervals of every queued split-half difference, batched, then their entries."""
+        jobs, self._splits = self._splits, []
+        found = narrow_differences([j.sides for j in jobs], paired=True, confidence=self.level)
+        for job, iv in zip(jobs, found, strict=True):
+            self.reg.add(
+                job.fid,
+                job.label,
+                "difference",
+                iv.estimate,
+                precision=RATE_PLACES,
+                display=points_display(iv.estimate),
+                method="difference of item-mean fail fractions, paired by item",
+                sources=job.sources,
+                intervals={"narrow": difference_interval(iv)},
+                detail={"items": len(job.sides[0])},
+            )
 
     # -- jury ----------------------------------------------------------------------------
 

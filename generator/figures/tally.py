@@ -46,13 +46,23 @@ class VolumeTally:
     items: list[ItemMeta]
     index: dict[str, int]
     tallies: dict[str, Tally] = field(default_factory=dict)
+    _masks: dict[tuple[tuple[str, object], ...], npt.NDArray[np.bool_]] = field(
+        default_factory=dict, repr=False
+    )
 
     def select(self, **criteria: object) -> npt.NDArray[np.bool_]:
-        """Boolean mask of items whose attributes equal every criterion."""
-        return np.array(
-            [all(getattr(m, key) == value for key, value in criteria.items()) for m in self.items],
-            dtype=bool,
-        )
+        """Boolean mask of items whose attributes equal every criterion (read-only; the
+        same criteria are asked for once per candidate, so masks are kept)."""
+        key = tuple(sorted(criteria.items()))
+        mask = self._masks.get(key)
+        if mask is None:
+            mask = np.array(
+                [all(getattr(m, k) == value for k, value in key) for m in self.items],
+                dtype=bool,
+            )
+            mask.flags.writeable = False
+            self._masks[key] = mask
+        return mask
 
 
 def panel_majority(bundle: BundleData) -> dict[DrawKey, str | None]:

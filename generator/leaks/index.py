@@ -21,8 +21,9 @@ from pathlib import Path
 
 import numpy as np
 
+from generator.leaks.codes import TokenCodes
 from generator.leaks.model import Leak, LeakConfig, Secret, SecretKind
-from generator.leaks.normalise import LINE, PAGE, normalise, tokenize, tokens
+from generator.leaks.normalise import LINE, PAGE, normalise, tokens
 from generator.leaks.shingles import (
     I32,
     I64,
@@ -57,6 +58,7 @@ class LeakIndex:
         owners: tuple[tuple[tuple[str, SecretKind], ...], ...],
         tables: tuple[Table, ...],
         unscannable: tuple[str, ...],
+        codes: TokenCodes | None = None,
     ) -> None:
         self.config = config
         self.unscannable = unscannable
@@ -73,6 +75,7 @@ class LeakIndex:
         self._chars = np.concatenate([[0], np.cumsum(widths[token_ids])]).astype(np.int64)
         self._powers = Powers()
         self.max_width = max((t.width for t in tables), default=1)
+        self._codes = codes
 
     @classmethod
     def build(
@@ -115,7 +118,8 @@ class LeakIndex:
         """This index minus every window that occurs in one of the ``public`` texts."""
         drop = [np.zeros(len(table.hashes), dtype=np.bool_) for table in self.tables]
         for text in public:
-            ids = self.ids(tokenize(normalise(text)))
+            ids = self.text_ids(normalise(text))
+            ids = ids[(ids != LINE_ID) & (ids != PAGE_ID)]
             for table_no, _, postings in self.hits(ids, 0):
                 drop[table_no][postings] = True
         if not any(mask.any() for mask in drop):
@@ -129,12 +133,19 @@ class LeakIndex:
             self.owners,
             tables,
             self.unscannable,
+            self._codes,
         )
 
     def ids(self, words: list[str]) -> I64:
         """Token ids of ``words``; ``UNKNOWN`` for a word no secret has."""
         get = self._vocab.get
         return np.fromiter(map(get, words, repeat(UNKNOWN)), dtype=np.int64, count=len(words))
+
+    def text_ids(self, normalised: str) -> I64:
+        """``ids(tokenize(normalised, markers=True))``, without a string per token."""
+        if self._codes is None:
+            self._codes = TokenCodes(self._vocab, UNKNOWN)
+        return self._codes.ids(normalised)
 
     def hits(self, ids: I64, first_new: int) -> Iterator[tuple[int, I64, I64]]:
         """Every verified window match in ``ids``, per table, in batches.

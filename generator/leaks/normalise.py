@@ -43,17 +43,19 @@ PAGE = "\f"
 SOFT_BREAK = "\x1e"
 """A line break inside a string (a decoded ``\\n`` escape): not a line of the file."""
 
-_NO_SPACE = (
-    "\u0e00-\u0eff"  # Thai, Lao
-    "\u1000-\u109f"  # Myanmar
-    "\u1780-\u17ff"  # Khmer
-    "\u3040-\u30ff"  # Hiragana, Katakana
-    "\u31f0-\u31ff"  # Katakana phonetic extensions
-    "\u3400-\u4dbf"  # CJK extension A
-    "\u4e00-\u9fff"  # CJK unified ideographs
-    "\uf900-\ufaff"  # CJK compatibility ideographs
-    "\U00020000-\U0003ffff"  # CJK extensions B and later
+NO_SPACE_RANGES = (
+    (0x0E00, 0x0EFF),  # Thai, Lao
+    (0x1000, 0x109F),  # Myanmar
+    (0x1780, 0x17FF),  # Khmer
+    (0x3040, 0x30FF),  # Hiragana, Katakana
+    (0x31F0, 0x31FF),  # Katakana phonetic extensions
+    (0x3400, 0x4DBF),  # CJK extension A
+    (0x4E00, 0x9FFF),  # CJK unified ideographs
+    (0xF900, 0xFAFF),  # CJK compatibility ideographs
+    (0x20000, 0x3FFFF),  # CJK extensions B and later
 )
+"""Code point ranges of scripts written without spaces: one token per character."""
+_NO_SPACE = "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in NO_SPACE_RANGES)
 _INVISIBLE = re.compile("[\u00ad\u180e\u200b-\u200d\u2060\ufeff]+")
 _TOKEN = re.compile(rf"[\n\f]|[{_NO_SPACE}]|[^\W_{_NO_SPACE}]+")
 _TOKEN_ASCII = re.compile(r"[a-z0-9]+|[\n\f]")
@@ -118,14 +120,33 @@ def _marks() -> frozenset[str]:
 
 
 def _drop_marks(text: str) -> str:
-    """Delete combining marks. Most chunks have none after NFKC, and the set of a chunk's
+    """Delete combining marks. Most lines have none after NFKC, and the set of a line's
     characters is cheap, so the deletion table is built only from the marks present."""
     present = _marks().intersection(text)
     return text.translate(dict.fromkeys(map(ord, present))) if present else text
 
 
+def _fold(text: str) -> str:
+    """Steps 1-3: NFKC, casefold, NFKC; invisible characters and marks deleted."""
+    text = unicodedata.normalize("NFKC", text).casefold()
+    text = unicodedata.normalize("NFKC", text)
+    return _drop_marks(_INVISIBLE.sub("", text))
+
+
+def _safe_end(line: str) -> bool:
+    """True when no hyphen rule can join ``line`` to the next one (no hyphen at its end)."""
+    return not line.rstrip(" \t\r").endswith(("-", "\u2010", "\u2011"))
+
+
 def normalise(text: str) -> str:
     """Apply steps 1-4 of the module docstring; line breaks are kept, one for one.
+
+    Mostly-ASCII text is normalised line by line: steps 1-3 never act across a line
+    break and on an ASCII line they are just ``lower()``, so only lines with other
+    characters pay for Unicode normalisation. Step 4 then runs on blocks of lines, with
+    the faster ASCII patterns on all-ASCII blocks (on ASCII text both sets of patterns
+    match alike); blocks are only cut after a line that does not end with a hyphen, the
+    one place a rule reaches across a line break.
 
     Args:
         text: Plain text (HTML and JSON escapes already decoded).
@@ -136,10 +157,30 @@ def normalise(text: str) -> str:
     if text.isascii():
         text = text.lower()
         return _ASCII_HYPHENS.apply(text) if "-" in text else text
-    text = unicodedata.normalize("NFKC", text).casefold()
-    text = unicodedata.normalize("NFKC", text)
-    text = _INVISIBLE.sub("", text)
-    text = _drop_marks(text)
+    lines = text.split("\n")
+    if len(lines) == 1:
+        return _UNICODE_HYPHENS.apply(_fold(text))
+    flags = [line.isascii() for line in lines]
+    folded = [
+        line.lower() if ascii_ else _fold(line) for line, ascii_ in zip(lines, flags, strict=True)
+    ]
+    blocks: list[str] = []
+    start, plain = 0, flags[0]
+    for end in range(1, len(lines)):
+        if flags[end] != plain and _safe_end(folded[end - 1]):
+            blocks.append(_hyphens(folded[start:end], plain))
+            start, plain = end, flags[end]
+        else:
+            plain = plain and flags[end]
+    blocks.append(_hyphens(folded[start:], plain))
+    return "\n".join(blocks)
+
+
+def _hyphens(lines: list[str], plain: bool) -> str:
+    """Step 4 on a block of folded lines (``plain``: every line is ASCII)."""
+    text = "\n".join(lines)
+    if plain:
+        return _ASCII_HYPHENS.apply(text) if "-" in text else text
     return _UNICODE_HYPHENS.apply(text)
 
 

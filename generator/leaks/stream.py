@@ -19,7 +19,7 @@ import numpy as np
 from generator.leaks.extract import Format, decode_escapes, html_to_text, safe_cut
 from generator.leaks.index import LINE_ID, PAGE_ID, UNKNOWN, LeakIndex
 from generator.leaks.model import Leak
-from generator.leaks.normalise import normalise, tokenize
+from generator.leaks.normalise import normalise
 from generator.leaks.shingles import I64, Table
 
 _CARRY_LIMIT = 4
@@ -163,7 +163,7 @@ class DocumentScan:
             raw = html_to_text(raw)
         elif self._fmt == "text":
             raw = decode_escapes(raw)
-        ids = self._index.ids(tokenize(normalise(raw), markers=True))
+        ids = self._index.text_ids(normalise(raw))
         is_line = ids == LINE_ID
         is_page = ids == PAGE_ID
         lines = self._line + np.cumsum(is_line)

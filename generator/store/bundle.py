@@ -96,8 +96,22 @@ class BundleData:
         return layout.rel(self.directory / name)
 
 
+# ``_make`` is ``tuple.__new__``: a NamedTuple's own ``__new__`` is one more Python call
+# per record, and a volume has hundreds of thousands of records.
+_new_key = DrawKey._make
+_new_draw = DrawRow._make
+_new_verdict = VerdictRow._make
+_new_vote = PanelRow._make
+
+Tier0Memo = dict[tuple[str, str], bool]
+"""Tier 0 outcomes by (item, response): a check is a pure function of the two, and
+short responses repeat across draws and candidates."""
+MEMO_CHARS = 2000
+"""Only responses up to this long are remembered, so the memo stays small."""
+
+
 def _key(record: Draw | Verdict | PanelVote | PrivateResponse) -> DrawKey:
-    return DrawKey(record.item, record.half, record.draw)
+    return _new_key((record.item, record.half, record.draw))
 
 
 def _private_texts(
@@ -122,11 +136,13 @@ def _read_draws(
     bounds: Bounds,
     problems: Problems,
     result: StreamResult,
+    tier0_memo: Tier0Memo,
 ) -> None:
     shown = bundle.shown(layout, "draws.jsonl")
     private = (
         _private_texts(layout, volume, bundle.slug, bounds, problems) if bank.private else None
     )
+    append = bundle.draws.append
     for line, draw in iter_jsonl(
         bundle.directory / "draws.jsonl", Draw, shown, problems, bounds, result
     ):
@@ -160,25 +176,43 @@ def _read_draws(
                 )
                 text = None
         tier0: bool | None = None
-        item = bank.full_item(draw.item)
-        if item is not None and item.check is not None and text is not None and not draw.lost:
-            tier0 = run_check(item.check, text)
-        bundle.draws.append(
-            DrawRow(
-                line,
-                key,
-                tuple(a.status for a in draw.attempts),
-                draw.lost,
-                draw.response is not None or draw.response_sha256 is not None,
-                tier0,
+        lost = draw.lost
+        if text is not None and not lost:
+            tier0 = tier0_memo.get((draw.item, text))
+            if tier0 is None:
+                item = bank.full_item(draw.item)
+                if item is not None and item.check is not None:
+                    tier0 = run_check(item.check, text)
+                    if len(text) <= MEMO_CHARS:
+                        tier0_memo[(draw.item, text)] = tier0
+        append(
+            _new_draw(
+                (
+                    line,
+                    key,
+                    tuple([a.status for a in draw.attempts]),
+                    lost,
+                    draw.response is not None or draw.response_sha256 is not None,
+                    tier0,
+                )
             )
         )
 
 
 def scan_bundle(
-    layout: Layout, volume: str, slug: str, bank: Bank, bounds: Bounds, problems: Problems
+    layout: Layout,
+    volume: str,
+    slug: str,
+    bank: Bank,
+    bounds: Bounds,
+    problems: Problems,
+    tier0_memo: Tier0Memo | None = None,
 ) -> BundleData | None:
-    """Validate and summarise ``bundles/<volume>/<slug>/``; report every problem."""
+    """Validate and summarise ``bundles/<volume>/<slug>/``; report every problem.
+
+    ``tier0_memo`` may be shared by the bundles of one volume (same bank).
+    """
+    tier0_memo = {} if tier0_memo is None else tier0_memo
     directory = layout.bundle_dir(volume, slug)
     shown_dir = layout.rel(directory)
     if directory.is_symlink() or not directory.is_dir():
@@ -218,17 +252,16 @@ def scan_bundle(
         result = StreamResult()
         shown = layout.rel(path)
         if name == "draws.jsonl":
-            _read_draws(bundle, layout, bank, volume, bounds, problems, result)
+            _read_draws(bundle, layout, bank, volume, bounds, problems, result, tier0_memo)
         elif name == "verdicts.jsonl":
+            verdicts = bundle.verdicts
             for line, v in iter_jsonl(path, Verdict, shown, problems, bounds, result):
-                bundle.verdicts.append(
-                    VerdictRow(
-                        line, _key(v), v.tier, v.grader, v.verdict, v.borderline, bool(v.evidence)
-                    )
-                )
+                row = (line, _key(v), v.tier, v.grader, v.verdict, v.borderline, bool(v.evidence))
+                verdicts.append(_new_verdict(row))
         elif name == "panel.jsonl":
+            panel = bundle.panel
             for line, p in iter_jsonl(path, PanelVote, shown, problems, bounds, result):
-                bundle.panel.append(PanelRow(line, _key(p), p.judge, p.family, p.vote, p.why))
+                panel.append(_new_vote((line, _key(p), p.judge, p.family, p.vote, p.why)))
         elif name == "qualification.jsonl":
             for line, q in iter_jsonl(path, Qualification, shown, problems, bounds, result):
                 bundle.qualification.append(QualificationRow(line, q))

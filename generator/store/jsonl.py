@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, BinaryIO, TypeVar
 
 import yaml
 from pydantic import BaseModel, ValidationError
@@ -111,6 +111,51 @@ class StreamResult:
     complete: bool = False
 
 
+_BLOCK = 1 << 20
+"""Bytes read at a time; lines are cut out of blocks (cheaper than a ``readline`` each)."""
+
+
+def _raw_lines(
+    handle: BinaryIO, limit: int, update: Callable[[bytes], object]
+) -> Iterator[bytes | int]:
+    """The lines of a file, each with its ``\\n`` (the last one may lack it).
+
+    A line longer than ``limit`` bytes is never held whole: its bytes are hashed with
+    ``update`` as they go by and its length (an ``int``) is yielded instead. Every other
+    line is yielded as bytes, for the caller to hash. Reads ``_BLOCK`` bytes at a time.
+    """
+    pending = b""
+    skipped = -1  # bytes of the over-long line being skipped (-1: not inside one)
+    while block := handle.read(_BLOCK):
+        lines = block.split(b"\n")
+        tail = lines.pop()
+        for piece in lines:
+            if skipped >= 0:
+                update(piece + b"\n")
+                yield skipped + len(piece) + 1
+                skipped = -1
+                continue
+            line = pending + piece + b"\n" if pending else piece + b"\n"
+            pending = b""
+            if len(line) > limit:
+                update(line)
+                yield len(line)
+            else:
+                yield line
+        if skipped >= 0:
+            update(tail)
+            skipped += len(tail)
+        else:
+            pending += tail
+            if len(pending) > limit:
+                update(pending)
+                skipped, pending = len(pending), b""
+    if skipped >= 0:
+        yield skipped
+    elif pending:
+        yield pending
+
+
 def iter_jsonl(
     path: Path,
     model: type[M],
@@ -128,29 +173,25 @@ def iter_jsonl(
     if not check_regular_file(path, shown, problems, bounds.max_file_bytes):
         return
     digest = hashlib.sha256()
+    update = digest.update
+    validate = model.model_validate_json
+    limit = bounds.max_line_bytes
     with path.open("rb") as handle:
         number = 0
-        while True:
-            raw = handle.readline(bounds.max_line_bytes + 1)
-            if not raw:
-                break
+        for raw in _raw_lines(handle, limit, update):
             number += 1
-            digest.update(raw)
-            result.size += len(raw)
-            if len(raw) > bounds.max_line_bytes:
+            if isinstance(raw, int):  # an over-long line, already hashed
+                result.size += raw
                 problems.add(
                     shown,
                     number,
                     "line-too-long",
-                    f"line is longer than the {bounds.max_line_bytes}-byte bound",
+                    f"line is longer than the {limit}-byte bound",
                 )
-                # Skip the rest of the over-long line without holding it in memory.
-                while raw and not raw.endswith(b"\n"):
-                    raw = handle.readline(bounds.max_line_bytes + 1)
-                    digest.update(raw)
-                    result.size += len(raw)
                 continue
-            if not raw.endswith(b"\n"):
+            update(raw)
+            result.size += len(raw)
+            if raw[-1:] != b"\n":
                 problems.add(
                     shown, number, "truncated-line", "line is truncated (no final newline)"
                 )
@@ -171,20 +212,18 @@ def iter_jsonl(
                     shown, number, "utf-8", f"line is not valid UTF-8 (byte {exc.start + 1})"
                 )
                 continue
-            if not text.strip():
-                problems.add(shown, number, "blank-line", "blank line")
-                continue
             try:
-                record = model.model_validate_json(text)
+                record = validate(text)
             except ValidationError as exc:
+                if not text.strip():
+                    problems.add(shown, number, "blank-line", "blank line")
+                    continue
                 for loc, msg in pydantic_messages(exc):
                     where = f"{format_loc(loc)}: " if loc else ""
                     problems.add(shown, number, "schema", f"{where}{msg}")
                 continue
             result.records += 1
             yield number, record
-        else:  # pragma: no cover - while True never ends normally
-            pass
     result.sha256 = digest.hexdigest()
     result.complete = True
 

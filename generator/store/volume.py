@@ -9,7 +9,7 @@ from generator.errors import InputError, UsageError
 from generator.models.base import slugify
 from generator.models.volume import CandidateRef, Volume
 from generator.store.bank import Bank, load_bank
-from generator.store.bundle import BundleData, scan_bundle
+from generator.store.bundle import BundleData, Tier0Memo, scan_bundle
 from generator.store.jsonl import Bounds, Problems, load_document
 from generator.store.paths import Layout
 
@@ -95,13 +95,14 @@ def load_volume(
         )
         raise InputError(f"cannot read volume {volume_id}:", problems.items)
     data = VolumeData(layout=layout, volume=volume, bank=bank)
+    tier0_memo: Tier0Memo = {}
     for candidate in volume.candidates:
         slug = candidate_slug(candidate.api)
         if progress is not None:
             progress(slug)
         if slug in data.bundles:
             continue  # a duplicate candidate is the naming gate's finding
-        bundle = scan_bundle(layout, volume_id, slug, bank, bounds, problems)
+        bundle = scan_bundle(layout, volume_id, slug, bank, bounds, problems, tier0_memo)
         if bundle is not None:
             data.bundles[slug] = bundle
     data.problems = problems.items

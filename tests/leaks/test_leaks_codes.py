@@ -1,0 +1,134 @@
+"""The fast paths of the scanner give exactly what the plain definitions give.
+
+``normalise`` works line by line on mostly-ASCII text and ``TokenCodes`` finds token ids
+with numpy; both are checked here against the straightforward definitions of the
+module docstrings, on arbitrary text.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from generator.leaks.codes import TokenCodes, code_of
+from generator.leaks.index import LINE_ID, PAGE_ID, UNKNOWN
+from generator.leaks.normalise import (
+    _ASCII_HYPHENS,
+    _INVISIBLE,
+    _UNICODE_HYPHENS,
+    LINE,
+    PAGE,
+    _drop_marks,
+    normalise,
+    tokenize,
+)
+
+# Letters of several scripts, digits, marks, invisible characters, hyphens of each kind,
+# line breaks and soft breaks, ligatures and full-width forms, astral characters.
+PIECES = (
+    "a",
+    "Z",
+    "0",
+    "7",
+    " ",
+    "-",
+    "\u2010",
+    "\u2011",
+    "\n",
+    "\f",
+    "\t",
+    "\r",
+    "\x1e",
+    "_",
+    ".",
+    "é",
+    "e\u0301",
+    "ß",
+    "Σ",
+    "ς",
+    "İ",
+    "\u00ad",
+    "\u200b",
+    "ﬁ",
+    "Ａ",
+    "\u00a0",
+    "中",
+    "ひ",
+    "ภ",
+    "한",
+    "\u064b",
+    "\U0001f60a",
+    "\U00020001",
+    "Ⅻ",
+    "²",
+    "well-known",
+    "exam-\nple",
+    "abcdefghijkl",
+)
+texts = st.lists(st.sampled_from(PIECES), max_size=40).map("".join)
+
+
+def _reference_normalise(text: str) -> str:
+    """Steps 1-4 applied to the whole text at once (the definition)."""
+    if text.isascii():
+        text = text.lower()
+        return _ASCII_HYPHENS.apply(text) if "-" in text else text
+    text = unicodedata.normalize("NFKC", text).casefold()
+    text = unicodedata.normalize("NFKC", text)
+    text = _drop_marks(_INVISIBLE.sub("", text))
+    return _UNICODE_HYPHENS.apply(text)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(texts, max_size=8).map("\n".join))
+def test_line_by_line_normalisation_is_the_whole_text_normalisation(text: str) -> None:
+    assert normalise(text) == _reference_normalise(text)
+
+
+@given(st.text())
+def test_normalise_matches_its_definition_on_any_text(text: str) -> None:
+    assert normalise(text) == _reference_normalise(text)
+
+
+def _vocab(words: list[str]) -> dict[str, int]:
+    vocab = {"\x00unknown": UNKNOWN, LINE: LINE_ID, PAGE: PAGE_ID}
+    for word in words:
+        vocab.setdefault(word, len(vocab))
+    return vocab
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=texts, known=st.lists(texts, max_size=6), normalised=st.booleans())
+def test_token_ids_are_the_ids_of_the_tokens(text: str, known: list[str], normalised: bool) -> None:
+    if normalised:
+        text = normalise(text)
+    vocab = _vocab([t for k in known for t in tokenize(normalise(k))] + tokenize(text)[::2])
+    expected = [vocab.get(t, UNKNOWN) for t in tokenize(text, markers=True)]
+    assert TokenCodes(vocab, UNKNOWN).ids(text).tolist() == expected
+
+
+@given(st.text(), st.text())
+def test_token_ids_on_any_text(text: str, other: str) -> None:
+    vocab = _vocab(tokenize(normalise(other)) + tokenize(text)[1::2] + ["unknown"])
+    expected = [vocab.get(t, UNKNOWN) for t in tokenize(text, markers=True)]
+    assert TokenCodes(vocab, UNKNOWN).ids(text).tolist() == expected
+
+
+def test_codes_never_collide() -> None:
+    """Codes are exact: no two different tokens share one, whatever their length."""
+    words = ["a", "z", "0", "aa", "a0", "0a", "abcdefghi", "abcdefgh", "é", "中", "\U00020001"]
+    codes = [code_of(w) for w in words]
+    assert len(set(codes)) == len(words)
+    assert code_of("abcdefghij") is None and code_of("né") is None
+    assert max(c for c in codes if c is not None and c < 1 << 63) < 1 << 63
+
+
+def test_reserved_entries_are_never_matched_by_text() -> None:
+    """``\\x00unknown`` shares its letters with the word ``unknown``, not its id."""
+    vocab = _vocab(["unknown"])
+    ids = TokenCodes(vocab, UNKNOWN).ids("unknown\nnothing\f")
+    assert ids.tolist() == [vocab["unknown"], LINE_ID, UNKNOWN, PAGE_ID]
+    assert TokenCodes(vocab, UNKNOWN).ids("").dtype == np.int64

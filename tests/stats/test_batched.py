@@ -1,0 +1,123 @@
+"""Batched intervals give, bit for bit, what one call per interval gives.
+
+Figures compute thousands of narrow and wide intervals in a few batched calls
+(``narrow.score_bounds_rows``, ``narrow_intervals``, ``wide_intervals``,
+``narrow_differences``); the registry's bytes must not depend on that.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from generator.stats import narrow
+from generator.stats.intervals import (
+    Interval,
+    difference_interval,
+    narrow_differences,
+    narrow_interval,
+    narrow_intervals,
+    wide_interval,
+    wide_intervals,
+)
+
+
+def _exact(iv: Interval) -> tuple[object, ...]:
+    """Every field, floats as hex: equal only when bit for bit equal (-0.0 too)."""
+
+    def bits(x: object) -> object:
+        return float(x).hex() if isinstance(x, float) else x
+
+    return (
+        bits(iv.estimate),
+        bits(iv.lo),
+        bits(iv.hi),
+        iv.method,
+        iv.confidence,
+        tuple(sorted((k, bits(v)) for k, v in iv.params.items())),
+    )
+
+
+def _counts(rng: np.random.Generator, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """Fail counts of one candidate: mostly 10 draws an item, sometimes fewer."""
+    n = np.full(size, 10) if rng.random() < 0.6 else rng.integers(1, 11, size=size)
+    k = rng.binomial(n, rng.random() ** 3)
+    if rng.random() < 0.15:
+        k[:] = 0
+    return k, n
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_score_bounds_rows_equal_one_call_per_row(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    for _ in range(6):
+        cells, rows = int(rng.integers(1, 90)), int(rng.integers(1, 12))
+        n = rng.integers(1, 11, size=(rows, cells)).astype(float)
+        k = rng.binomial(n.astype(int), rng.random((rows, 1)) ** 2).astype(float)
+        split = int(rng.integers(0, cells))
+        weights = np.full(cells, 1.0 / cells)
+        if split:
+            weights = np.concatenate(
+                [np.full(split, 1.0 / split), np.full(cells - split, -1.0 / (cells - split))]
+            )
+        batch = narrow.score_bounds_rows(k, n, weights, 0.95)
+        for row in range(rows):
+            alone = narrow.score_bounds(k[row], n[row], weights, 0.95)
+            assert float(batch.lo[row]).hex() == float(alone.lo).hex()
+            assert float(batch.hi[row]).hex() == float(alone.hi).hex()
+
+
+def test_distinct_cells_do_not_change_the_bounds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Evaluating distinct (weight, k, n) cells once is the same as every cell."""
+    rng = np.random.default_rng(7)
+    cases = []
+    for _ in range(12):
+        cells = int(rng.integers(2, 120))
+        k, n = _counts(rng, cells)
+        cases.append((k.astype(float), n.astype(float), np.full(cells, 1.0 / cells)))
+    gathered = [narrow.score_bounds(*case, 0.9) for case in cases]
+    original = narrow._Cells.__init__
+
+    def every_cell(self: narrow._Cells, k: np.ndarray, n: np.ndarray, w: np.ndarray) -> None:
+        original(self, k, n, w)
+        self.gathered = False
+        self.weights, self.k, self.n = w, k, n
+        self.divisor = np.maximum(n - 1.0, 1.0)
+
+    monkeypatch.setattr(narrow._Cells, "__init__", every_cell)
+    for case, bounds in zip(cases, gathered, strict=True):
+        direct = narrow.score_bounds(*case, 0.9)
+        assert float(direct.lo).hex() == float(bounds.lo).hex()
+        assert float(direct.hi).hex() == float(bounds.hi).hex()
+
+
+@pytest.mark.parametrize("confidence", [0.95, 0.9])
+def test_batched_rates_equal_one_call_each(confidence: float) -> None:
+    rng = np.random.default_rng(11)
+    counts = [_counts(rng, int(rng.choice([2, 3, 8, 8, 40, 103]))) for _ in range(60)]
+    assert [_exact(iv) for iv in narrow_intervals(counts, confidence)] == [
+        _exact(narrow_interval(k, n, confidence)) for k, n in counts
+    ]
+    assert [_exact(iv) for iv in wide_intervals(counts, confidence)] == [
+        _exact(wide_interval(k, n, confidence)) for k, n in counts
+    ]
+
+
+def test_batched_split_halves_equal_one_call_each() -> None:
+    rng = np.random.default_rng(3)
+    sides = []
+    for _ in range(30):
+        size = int(rng.choice([1, 5, 50]))
+        (k_a, n_a), (k_b, n_b) = _counts(rng, size), _counts(rng, size)
+        sides.append((k_a, n_a, k_b, n_b))
+    batched = narrow_differences(sides, paired=True, confidence=0.95)
+    single = [difference_interval(*s, paired=True, kind="narrow") for s in sides]
+    assert [_exact(iv) for iv in batched] == [_exact(iv) for iv in single]
+
+
+def test_batched_calls_check_their_inputs_like_single_calls() -> None:
+    with pytest.raises(Exception, match="needs at least 2 item"):
+        wide_intervals([([1, 2], [10, 10]), ([1], [10])])
+    with pytest.raises(Exception, match="paired sides must list the same items"):
+        narrow_differences([([1, 2], [5, 5], [1], [5])], paired=True)
+    assert narrow_intervals([]) == []
