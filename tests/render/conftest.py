@@ -30,8 +30,9 @@ def copy_root(src: Path, dest: Path) -> Path:
     return dest
 
 
-def run_render(root: Path, env: dict[str, str], cwd: Path, *args: str) -> None:
-    """``probepress --root ROOT render ARGS`` in a subprocess with ``env`` and umask."""
+def run_render(root: Path, env: dict[str, str], cwd: Path, *volumes: str) -> None:
+    """``probepress --root ROOT render VOLUME`` for each volume, in one subprocess with
+    ``env`` and its umask (one interpreter for all volumes keeps the suite fast)."""
     umask = env.get("UMASK", "022")
     full = {
         **{k: v for k, v in os.environ.items() if not k.startswith(("LC_", "LANG", "TZ"))},
@@ -41,10 +42,11 @@ def run_render(root: Path, env: dict[str, str], cwd: Path, *args: str) -> None:
     script = (
         f"import os, sys; os.umask(0o{umask}); "
         "from generator.cli import main; "
-        "sys.exit(main(sys.argv[1:], standalone_mode=True))"
+        "[main(['--root', sys.argv[1], 'render', v], standalone_mode=False) "
+        "for v in sys.argv[2:]]"
     )
     done = subprocess.run(
-        [sys.executable, "-c", script, "--root", str(root), "render", *args],
+        [sys.executable, "-c", script, str(root), *volumes],
         cwd=cwd,
         env=full,
         capture_output=True,
@@ -69,9 +71,7 @@ def figured_src(example_src: Path, tmp_path_factory: pytest.TempPathFactory) -> 
 def rendered(figured_src: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The example rendered (HTML and PDF, both volumes) under ``ENV_A`` (read-only use)."""
     root = copy_root(figured_src, tmp_path_factory.mktemp("rendered") / "root")
-    cwd = tmp_path_factory.mktemp("cwd-a")
-    for volume in VOLUMES:
-        run_render(root, ENV_A, cwd, volume)
+    run_render(root, ENV_A, tmp_path_factory.mktemp("cwd-a"), *VOLUMES)
     return root
 
 
