@@ -43,9 +43,11 @@ def head(root: Path) -> str | None:
 
 
 def dirty_paths(root: Path) -> list[str]:
-    """Modified, staged and untracked (not ignored) paths under ``root``."""
+    """Modified, staged and untracked (not ignored) paths under ``root`` — except
+    probepress's own staging, backup and journal files of a publish in progress."""
     text = output(root, "status", "--porcelain=v1", "--untracked-files=all", "--", ".") or ""
-    return [line[3:] for line in text.splitlines() if line]
+    paths = [line[3:] for line in text.splitlines() if line]
+    return [p for p in paths if not p.lstrip('"').startswith(".probepress-")]
 
 
 def last_commit_touching(root: Path, paths: list[str]) -> str | None:

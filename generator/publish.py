@@ -360,6 +360,20 @@ def publish(
         kept = tuple(r for r in previous.values() if r is not None)
         return PublishResult(tuple(volumes), (), noop=True, draft=False, releases=kept)
     draft = allow_dirty and not clean
+    if not clean and not allow_dirty:
+        dirty = git.dirty_paths(layout.root) if git.is_repository(layout.root) else []
+        what = ", ".join(dirty[:10]) if dirty else f"{layout.root} is not a git checkout"
+        raise CheckFailed(
+            f"{', '.join(volumes)}: not published; the working tree is not clean: {what}",
+            [
+                Problem(
+                    ".",
+                    None,
+                    "publishing/dirty-tree",
+                    "commit or remove these changes (or publish a draft with --allow-dirty)",
+                )
+            ],
+        )
     releases: list[Release] = []
     with staging(layout) as stage:
         stage_layout = Layout.at(stage, layout.private)
@@ -370,7 +384,8 @@ def publish(
                 step(f"frozen HTML and PDFs of {volume}")
                 render_volume(stage_layout, volume, jobs=jobs, pdf=True, progress=step, draft=draft)
         step("downloads")
-        build_site(stage_layout, build=False)
+        shown = tuple(volumes) if draft else ()
+        build_site(stage_layout, build=False, drafts=shown)
         for volume in volumes:
             step(f"gates of {volume}")
             report = _gate(stage_layout, layout, volume, allow_dirty)
@@ -399,7 +414,7 @@ def publish(
             )
             releases.append(release)
         step("site")
-        build_site(stage_layout, build=True)
+        build_site(stage_layout, build=True, drafts=shown)
         write_json(stage / "site" / SITE_STAMP, {"digest": site_digest(stage_layout)})
         step("holdout scan of the built site")
         _gate_site(stage_layout, layout, volumes[0])  # the scan covers every volume

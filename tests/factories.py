@@ -93,7 +93,8 @@ def git_commit_all(root: Path, message: str = "example") -> None:
         "PATH": "/usr/bin:/bin:/usr/local/bin",
     }
     if not (root / ".git").exists():
-        (root / ".gitignore").write_text(".private/\n", "utf-8")
+        if not (root / ".gitignore").exists():
+            (root / ".gitignore").write_text(".private/\n", "utf-8")
         subprocess.run(["git", "init", "-q", "-b", "main", str(root)], check=True, env=env)
     subprocess.run(["git", "-C", str(root), "add", "-A"], check=True, env=env)
     subprocess.run(

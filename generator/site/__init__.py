@@ -131,8 +131,12 @@ class Generated:
     """Stale generated files removed."""
 
 
-def generate(layout: Layout, progress: Progress | None = None) -> Generated:
+def generate(
+    layout: Layout, progress: Progress | None = None, drafts: tuple[str, ...] = ()
+) -> Generated:
     """Write the generated pages and downloads, only where their bytes change.
+
+    ``drafts`` names volumes whose (watermarked, unregistered) pages are shown too.
 
     Raises:
         InputError: An input cannot be read or a frozen file is missing or changed.
@@ -141,7 +145,7 @@ def generate(layout: Layout, progress: Progress | None = None) -> Generated:
     """
     step = progress or (lambda _: None)
     step("reading the publication")
-    pub = load_publication(layout)
+    pub = load_publication(layout, drafts=drafts)
     bank = _bank(layout)
     bare = lint.lint_pages(layout)
     if bare:
@@ -166,7 +170,11 @@ def generate(layout: Layout, progress: Progress | None = None) -> Generated:
 
 
 def build_site(
-    layout: Layout, out: Path | None = None, build: bool = True, progress: Progress | None = None
+    layout: Layout,
+    out: Path | None = None,
+    build: bool = True,
+    progress: Progress | None = None,
+    drafts: tuple[str, ...] = (),
 ) -> SiteResult:
     """Generate the site's pages and downloads, then build it with MkDocs (strict).
 
@@ -186,7 +194,7 @@ def build_site(
             bank download would change, or MkDocs reported a warning.
     """
     started = time.perf_counter()
-    done = generate(layout, progress)
+    done = generate(layout, progress, drafts)
     generated = time.perf_counter() - started
     target: Path | None = None
     if build:

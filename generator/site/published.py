@@ -117,8 +117,25 @@ def _check_frozen(layout: Layout, entries: Mapping[str, FrozenFile]) -> None:
         raise InputError("the frozen files do not match their registry:", problems)
 
 
-def load_publication(layout: Layout, bounds: Bounds | None = None) -> Publication:
+def _draft_files(layout: Layout, volume: str) -> dict[str, fingerprints.FrozenFile]:
+    """A draft volume's pages as they lie on disk (a draft is never registered)."""
+    folder = layout.site_src / "volumes" / volume
+    return {
+        layout.rel(p): fingerprints.FrozenFile(
+            path=layout.rel(p), sha256=sha256_file(p), volume=volume, kind=p.suffix[1:]
+        )
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and p.suffix in (".html", ".pdf")
+    }
+
+
+def load_publication(
+    layout: Layout, bounds: Bounds | None = None, drafts: tuple[str, ...] = ()
+) -> Publication:
     """Read what the site publishes and check that every frozen file is intact.
+
+    ``drafts`` names volumes published as drafts: their watermarked pages are listed from
+    disk, since a draft is never entered in the fingerprint registry.
 
     Raises:
         InputError: A file cannot be read, or a registered frozen file is missing or
@@ -129,6 +146,8 @@ def load_publication(layout: Layout, bounds: Bounds | None = None) -> Publicatio
     figures = load_registry(layout).figures
     frozen = fingerprints.load_frozen(layout)
     _check_frozen(layout, frozen)
+    for volume in drafts:
+        frozen = {**frozen, **_draft_files(layout, volume)}
     # A volume is on the site once its frozen pages are registered (``render``, run by
     # ``publish``); one whose figures exist but whose pages do not is still being
     # prepared, and is left out rather than shown half-made.
