@@ -42,8 +42,9 @@ lint: venv
 typecheck: venv
 	$(BIN)/mypy
 
+# Two workers on the two cores; a test module stays on one worker so its fixtures build once.
 pytest: venv system-deps
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2 --dist loadfile
 
 test: lint typecheck pytest
 
