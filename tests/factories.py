@@ -90,6 +90,10 @@ def git_commit_all(root: Path, message: str = "example") -> None:
         "GIT_COMMITTER_EMAIL": "test@example.invalid",
         "GIT_CONFIG_GLOBAL": "/dev/null",
         "GIT_CONFIG_SYSTEM": "/dev/null",
+        # Fixed dates make commit ids depend on content only, so two roots built the same
+        # way have the same history (release manifests record an inputs commit).
+        "GIT_AUTHOR_DATE": "2026-11-30T00:00:00Z",
+        "GIT_COMMITTER_DATE": "2026-11-30T00:00:00Z",
         "PATH": "/usr/bin:/bin:/usr/local/bin",
     }
     if not (root / ".git").exists():
