@@ -19,7 +19,8 @@ from generator.models.bundle import Recusal
 from generator.models.volume import Judge
 from generator.render.context import Candidate, Inputs, base_context, jury_card_path
 from generator.render.text import Clipped, clip
-from generator.store.bundle import DrawKey, read_responses
+from generator.store.bank import Bank
+from generator.store.bundle import BundleData, DrawKey, DrawTexts, read_responses
 
 REASONS = {
     "same_family": "same family as the candidate",
@@ -91,57 +92,84 @@ def _recusals(inputs: Inputs, candidate: Candidate) -> list[SeatedRecusal]:
     ]
 
 
-def _listed(inputs: Inputs, candidate: Candidate) -> tuple[list[Listed], list[Listed]]:
-    """(disagreements, grader refusals) among the draws the panel re-graded."""
-    bundle = candidate.bundle
-    bank = inputs.data.bank
-    seats = [j.api for j in bundle.manifest.jury.panel]
-    votes: dict[DrawKey, dict[str, str]] = defaultdict(dict)
-    whys: dict[DrawKey, str] = {}
-    for row in bundle.panel:
-        votes[row.key][row.judge] = row.vote
-        whys[row.key] = row.why
-    verdicts = {v.key: v.verdict for v in bundle.verdicts}
-    majority = panel_majority(bundle)
-    disagree = sorted(
-        k
-        for k, m in majority.items()
-        if m is not None and verdicts.get(k) in ("pass", "fail") and verdicts[k] != m
-    )
-    refused = sorted(k for k in votes if verdicts.get(k) == "grader_refused")
-    texts = read_responses(inputs.data.layout, bundle, bank, set(disagree))
+@dataclass(frozen=True)
+class _Panel:
+    """The panel's records of one bundle, by draw."""
 
-    def listed(key: DrawKey, with_text: bool) -> Listed:
-        by_judge = votes[key]
-        order = [j for j in seats if j in by_judge] + sorted(set(by_judge) - set(seats))
-        base = Listed(
+    votes: dict[DrawKey, dict[str, str]]
+    whys: dict[DrawKey, str]
+    majority: dict[DrawKey, str | None]
+    verdicts: dict[DrawKey, str]
+    seats: list[str]
+
+    @classmethod
+    def of(cls, bundle: BundleData) -> _Panel:
+        votes: dict[DrawKey, dict[str, str]] = defaultdict(dict)
+        whys: dict[DrawKey, str] = {}
+        for row in bundle.panel:
+            votes[row.key][row.judge] = row.vote
+            whys[row.key] = row.why
+        verdicts = {v.key: v.verdict for v in bundle.verdicts}
+        seats = [j.api for j in bundle.manifest.jury.panel]
+        return cls(dict(votes), whys, panel_majority(bundle), verdicts, seats)
+
+    def disagreements(self) -> list[DrawKey]:
+        """Draws whose panel majority differs from the grader's pass or fail."""
+        return sorted(
+            k
+            for k, m in self.majority.items()
+            if m is not None and self.verdicts.get(k) in ("pass", "fail") and self.verdicts[k] != m
+        )
+
+    def grader_refusals(self) -> list[DrawKey]:
+        """Re-graded draws the grader refused to grade."""
+        return sorted(k for k in self.votes if self.verdicts.get(k) == "grader_refused")
+
+    def listed(self, key: DrawKey, bank: Bank) -> Listed:
+        """The draw's record, without texts; votes in seat order."""
+        by_judge = self.votes[key]
+        order = [j for j in self.seats if j in by_judge] + sorted(set(by_judge) - set(self.seats))
+        return Listed(
             key=key,
             category=bank.meta(key.item).category,
             heldout=bank.is_heldout(key.item),
-            why=whys[key],
-            grader=verdicts.get(key, "missing"),
+            why=self.whys[key],
+            grader=self.verdicts.get(key, "missing"),
             votes=tuple((j, by_judge[j]) for j in order),
-            majority=majority.get(key) or "undecided",
-        )
-        item = bank.public.get(key.item)
-        if not with_text or base.heldout or item is None:
-            return base
-        prompt = (
-            (Message("user", clip(item.prompt)),)
-            if isinstance(item.prompt, str)
-            else tuple(Message(m.role, clip(m.content)) for m in item.prompt)
-        )
-        found = texts.get(key)
-        response = found.response if found is not None else None
-        return replace(
-            base,
-            prompt=prompt,
-            criterion=item.pass_criterion,
-            response=clip(response) if response is not None else None,
-            evidence=found.evidence if found is not None else None,
+            majority=self.majority.get(key) or "undecided",
         )
 
-    return [listed(k, True) for k in disagree], [listed(k, False) for k in refused]
+
+def _with_texts(listed: Listed, bank: Bank, texts: DrawTexts | None) -> Listed:
+    """``listed`` with its public item's prompt and criterion and the draw's texts."""
+    item = bank.public.get(listed.key.item)
+    if listed.heldout or item is None:
+        return listed
+    prompt = (
+        (Message("user", clip(item.prompt)),)
+        if isinstance(item.prompt, str)
+        else tuple(Message(m.role, clip(m.content)) for m in item.prompt)
+    )
+    response = texts.response if texts is not None else None
+    return replace(
+        listed,
+        prompt=prompt,
+        criterion=item.pass_criterion,
+        response=clip(response) if response is not None else None,
+        evidence=texts.evidence if texts is not None else None,
+    )
+
+
+def _listed(inputs: Inputs, candidate: Candidate) -> tuple[list[Listed], list[Listed]]:
+    """(disagreements with texts, grader refusals) among the draws the panel re-graded."""
+    bank = inputs.data.bank
+    panel = _Panel.of(candidate.bundle)
+    disagree = panel.disagreements()
+    texts = read_responses(inputs.data.layout, candidate.bundle, bank, set(disagree))
+    return (
+        [_with_texts(panel.listed(k, bank), bank, texts.get(k)) for k in disagree],
+        [panel.listed(k, bank) for k in panel.grader_refusals()],
+    )
 
 
 def jury_card_context(inputs: Inputs, candidate: Candidate) -> dict[str, Any]:
