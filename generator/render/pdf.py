@@ -154,7 +154,9 @@ def render_pdfs(
             initargs=(scratch,),
         ) as pool,
     ):
-        futures = {pool.submit(render_pdf, job): job.path for job in jobs}
+        # Longest pages first, so no worker is left alone with a big one at the end.
+        ordered = sorted(jobs, key=lambda job: (-len(job.html), job.path))
+        futures = {pool.submit(render_pdf, job): job.path for job in ordered}
         for future in as_completed(futures):
             out[futures[future]] = future.result()
             if progress is not None:
