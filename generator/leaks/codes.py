@@ -160,7 +160,9 @@ class TokenCodes:
         kinds = classes[starts]
         ids[kinds == _LINE] = self._line
         ids[kinds == _PAGE] = self._page
-        get = self._vocab.get
-        for k in np.flatnonzero(~coded).tolist():
-            ids[k] = get(text[starts[k] : ends[k]], self._unknown)
+        rest = np.flatnonzero(~coded)
+        if len(rest):
+            get, unknown = self._vocab.get, self._unknown
+            spans = zip(starts[rest].tolist(), ends[rest].tolist(), strict=True)
+            ids[rest] = [get(text[begin:end], unknown) for begin, end in spans]
         return ids

@@ -23,6 +23,7 @@ those of the file.
 from __future__ import annotations
 
 import html
+import io
 import re
 import shutil
 import subprocess
@@ -161,8 +162,12 @@ def safe_cut(buffer: str, *, markup: bool) -> int:
     return 0
 
 
-def pdf_pages(path: Path) -> Iterator[str]:
+def pdf_pages(path: Path, data: bytes | None = None) -> Iterator[str]:
     """The text layer of a PDF, one string per page.
+
+    Args:
+        path: The PDF (named in errors).
+        data: Its bytes when already read (they are then what is parsed).
 
     Raises:
         InputError: The PDF cannot be read, or no PDF text extractor is installed.
@@ -173,7 +178,7 @@ def pdf_pages(path: Path) -> Iterator[str]:
         yield from _pdftotext_pages(path)
         return
     try:
-        reader = PdfReader(path)
+        reader = PdfReader(path if data is None else io.BytesIO(data))
         pages = list(reader.pages)
     except Exception as exc:  # pypdf raises many types on damaged files
         raise InputError(f"{path}: cannot read the PDF: {exc}") from exc

@@ -158,12 +158,16 @@ class LeakIndex:
             ``ids[positions[k]]`` equals the table's window ``postings[k]``.
         """
         prefix = prefix_sums(mix(ids), self._powers)
+        # A window holding a token no secret has cannot match (secret tokens are never
+        # UNKNOWN), so only windows within runs of known tokens are hashed and looked up.
+        known_run = _known_runs(ids)
         for table_no, table in enumerate(self.tables):
             width = table.width
             first = max(0, first_new - width + 1)
             if len(ids) - width < first or not len(table.hashes):
                 continue
             starts = np.arange(first, len(ids) - width + 1, dtype=np.int64)
+            starts = starts[known_run[starts] >= width]
             where, lo, hi = table.lookup(window_hashes(prefix, self._powers, width, starts))
             counts = hi - lo
             # Expand each match to all its postings (windows shared by several secrets).
@@ -212,6 +216,14 @@ class LeakIndex:
         from generator.leaks.scan import scan_file
 
         return scan_file(self, Path(path))
+
+
+def _known_runs(ids: I64) -> I64:
+    """For each position, how many tokens from there on are known (not ``UNKNOWN``)."""
+    size = len(ids)
+    unknown_at = np.where(ids == UNKNOWN, np.arange(size, dtype=np.int64), size)
+    next_unknown = np.minimum.accumulate(unknown_at[::-1])[::-1]
+    return next_unknown - np.arange(size, dtype=np.int64)
 
 
 def _tables(token_ids: I32, starts: I64, lengths: I64, window: int) -> tuple[Table, ...]:

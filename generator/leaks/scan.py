@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import hashlib
+import io
 import os
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from generator.errors import InputError
+from generator.hashing import sha256_file
 from generator.leaks.extract import SNIFF_BYTES, Format, format_of, pdf_pages
 from generator.leaks.index import LeakIndex
 from generator.leaks.model import Leak
@@ -42,24 +47,55 @@ def scan_file(index: LeakIndex, path: Path, source: str | None = None) -> list[L
     Raises:
         InputError: The file cannot be read, or a PDF has no readable text layer.
     """
-    label = str(path) if source is None else source
+    return _scan(index, path, str(path) if source is None else source)[0]
+
+
+def _scan(index: LeakIndex, path: Path, label: str) -> tuple[list[Leak], str, Format]:
+    """``scan_file``, plus the SHA-256 of the bytes scanned and the format they were read as
+    (the digest is empty for binary files, which are not read)."""
     try:
         with path.open("rb") as handle:
             head = handle.read(SNIFF_BYTES)
         fmt: Format = format_of(path, head)
         if fmt == "binary":
-            return []
+            return [], "", fmt
         scan = DocumentScan(index, label, fmt)
         if fmt == "pdf":
-            for page in pdf_pages(path):
+            data = path.read_bytes()
+            for page in pdf_pages(path, data):
                 scan.feed(page + PAGE)
-            return scan.finish()
-        with path.open(encoding="utf-8", errors="replace") as handle:
+            return scan.finish(), hashlib.sha256(data).hexdigest(), fmt
+        digest = hashlib.sha256()
+        raw = io.BufferedReader(_Hashing(io.FileIO(path), digest))
+        # Decoded as open(path, encoding="utf-8", errors="replace") would, with the raw
+        # bytes hashed on their way in, so the digest is that of exactly what was scanned.
+        with io.TextIOWrapper(raw, encoding="utf-8", errors="replace") as handle:
             while piece := handle.read(index.config.chunk_chars):
                 scan.feed(piece)
-        return scan.finish()
+        return scan.finish(), digest.hexdigest(), fmt
     except OSError as exc:
         raise InputError(f"{label}: cannot read: {exc.strerror or exc}") from exc
+
+
+class _Hashing(io.RawIOBase):
+    """A raw file that feeds every byte read into a hash."""
+
+    def __init__(self, raw: io.FileIO, digest: hashlib._Hash) -> None:
+        self._raw = raw
+        self._digest = digest
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int | None:
+        count = self._raw.readinto(buffer)
+        if count:
+            self._digest.update(memoryview(buffer)[:count])
+        return count
+
+    def close(self) -> None:
+        self._raw.close()
+        super().close()
 
 
 def iter_files(paths: Iterable[Path | str]) -> Iterator[Path]:
@@ -107,11 +143,50 @@ def scan_paths(
         InputError: A named file does not exist or cannot be read.
     """
     leaks: list[Leak] = []
+    done = _Done()
     for path in iter_files(paths):
         if on_file is not None:
             on_file(path)
         source = str(path)
         if root is not None and path.is_relative_to(root):
             source = path.relative_to(root).as_posix()
-        leaks.extend(scan_file(index, path, source))
+        copied = done.same_as(path)
+        if copied is not None:
+            leaks.extend(replace(leak, source=source) for leak in copied)
+            continue
+        found, digest, fmt = _scan(index, path, source)
+        done.add(path, digest, fmt, found)
+        leaks.extend(found)
     return sorted(leaks, key=Leak.sort_key)
+
+
+class _Done:
+    """Files already scanned in one ``scan_paths``, found again by size, then content.
+
+    A built publication holds several copies of the same bytes (bundles, their copies
+    under the downloads, the built site's copies of those and of every frozen page);
+    identical bytes read in the same format have the same leaks, so each is scanned once.
+    Only a file whose size and format match a scanned one is hashed before scanning.
+    """
+
+    def __init__(self) -> None:
+        self._sizes: set[tuple[int, Format]] = set()
+        self._leaks: dict[tuple[str, Format], list[Leak]] = {}
+
+    def same_as(self, path: Path) -> list[Leak] | None:
+        """The leaks of a scanned file with the same bytes and format, if there is one."""
+        try:
+            size = path.stat().st_size
+            with path.open("rb") as handle:
+                fmt = format_of(path, handle.read(SNIFF_BYTES))
+            if (size, fmt) not in self._sizes:
+                return None
+            return self._leaks.get((sha256_file(path), fmt))
+        except OSError:
+            return None  # scanning it reports the error
+
+    def add(self, path: Path, digest: str, fmt: Format, leaks: list[Leak]) -> None:
+        if not digest:
+            return
+        self._sizes.add((path.stat().st_size, fmt))
+        self._leaks.setdefault((digest, fmt), leaks)

@@ -8,6 +8,7 @@ memory stays bounded at 60 candidates × 103 items × 10 draws.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import NamedTuple
 
@@ -96,12 +97,13 @@ class BundleData:
         return layout.rel(self.directory / name)
 
 
-# ``_make`` is ``tuple.__new__``: a NamedTuple's own ``__new__`` is one more Python call
-# per record, and a volume has hundreds of thousands of records.
-_new_key = DrawKey._make
-_new_draw = DrawRow._make
-_new_verdict = VerdictRow._make
-_new_vote = PanelRow._make
+# Rows are built with ``tuple.__new__`` (a C call): a NamedTuple's own ``__new__`` and
+# ``_make`` are Python functions, one more call per record, and a volume has hundreds of
+# thousands of records.
+_new_key = partial(tuple.__new__, DrawKey)
+_new_draw = partial(tuple.__new__, DrawRow)
+_new_verdict = partial(tuple.__new__, VerdictRow)
+_new_vote = partial(tuple.__new__, PanelRow)
 
 Tier0Memo = dict[tuple[str, str], bool]
 """Tier 0 outcomes by (item, response): a check is a pure function of the two, and
