@@ -1,15 +1,19 @@
-"""Fixtures of the render tests: the example with figures, rendered once per session.
+"""Fixtures of the render tests: the example with figures, rendered once per test run.
 
-Rendering PDFs is the slow part, so the session renders the example once, in a
-subprocess with one environment (``ENV_A``); tests that change things work on copies.
+Rendering PDFs is the slow part, so the example is rendered once, in a subprocess with
+one environment (``ENV_A``), and shared read-only — across pytest-xdist workers too (the
+first worker to need it builds it under a file lock); tests that change things work on
+copies.
 """
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -57,22 +61,46 @@ def run_render(root: Path, env: dict[str, str], cwd: Path, *volumes: str) -> Non
     assert done.returncode == 0, done.stderr
 
 
+def shared(factory: pytest.TempPathFactory, name: str, build: Callable[[Path], None]) -> Path:
+    """``name`` built once per test run by ``build`` (in a directory every xdist worker
+    sees, under a lock) and returned to every caller."""
+    base = factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent
+    target, done = base / name, base / f"{name}.done"
+    with (base / f"{name}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.exists():
+            shutil.rmtree(target, ignore_errors=True)
+            build(target)
+            done.touch()
+    return target
+
+
 @pytest.fixture(scope="session")
 def figured_src(example_src: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The example with both volumes' figures computed (read-only use)."""
-    root = copy_root(example_src, tmp_path_factory.mktemp("figured") / "root")
-    layout = Layout.at(root, root / ".private")
-    for volume in VOLUMES:
-        figures.write(layout, volume)
-    return root
+
+    def build(root: Path) -> None:
+        copy_root(example_src, root)
+        layout = Layout.at(root, root / ".private")
+        for volume in VOLUMES:
+            figures.write(layout, volume)
+
+    return shared(tmp_path_factory, "render-figured", build)
 
 
 @pytest.fixture(scope="session")
 def rendered(figured_src: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The example rendered (HTML and PDF, both volumes) under ``ENV_A`` (read-only use)."""
-    root = copy_root(figured_src, tmp_path_factory.mktemp("rendered") / "root")
-    run_render(root, ENV_A, tmp_path_factory.mktemp("cwd-a"), *VOLUMES)
-    return root
+
+    def build(root: Path) -> None:
+        copy_root(figured_src, root)
+        cwd = root.parent / "render-cwd-a"
+        cwd.mkdir(exist_ok=True)
+        run_render(root, ENV_A, cwd, *VOLUMES)
+
+    return shared(tmp_path_factory, "render-rendered", build)
 
 
 @pytest.fixture
