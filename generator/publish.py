@@ -357,8 +357,8 @@ def publish(
     intact = {v: r is not None and _intact(layout, r) for v, r in previous.items()}
     clean = git.is_repository(layout.root) and not git.dirty_paths(layout.root)
     if all(intact.values()) and (clean or allow_dirty) and _site_fresh(layout):
-        kept = tuple(r for r in previous.values() if r is not None)
-        return PublishResult(tuple(volumes), (), noop=True, draft=False, releases=kept)
+        standing = tuple(r for r in previous.values() if r is not None)
+        return PublishResult(tuple(volumes), (), noop=True, draft=False, releases=standing)
     draft = allow_dirty and not clean
     if not clean and not allow_dirty:
         dirty = git.dirty_paths(layout.root) if git.is_repository(layout.root) else []

@@ -18,10 +18,10 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
-from fontTools import subset  # type: ignore[import-untyped]
-from fontTools.ttLib import TTFont  # type: ignore[import-untyped]
-from fontTools.ttLib.tables._c_m_a_p import CmapSubtable  # type: ignore[import-untyped]
-from fontTools.ttLib.tables._g_l_y_f import Glyph, GlyphComponent  # type: ignore[import-untyped]
+from fontTools import subset
+from fontTools.ttLib import TTFont
+from fontTools.ttLib.tables._c_m_a_p import CmapSubtable
+from fontTools.ttLib.tables._g_l_y_f import Glyph, GlyphComponent
 
 from generator.errors import UsageError
 

@@ -37,7 +37,9 @@ class Download:
     data: bytes
     """Its bytes."""
     group: str
-    """Section of the downloads page: ``bank``, ``registries``, ``schemas``, ``bundles``."""
+    """Section of the downloads page: ``bank``, ``sources``, ``registries``, ``schemas``,
+    ``bundles``. Only ``bank`` files are registered as never changing: ``sources`` (the
+    bank folder as figures cite it) grows with every bank version."""
 
     @property
     def sha256(self) -> str:
@@ -73,7 +75,7 @@ def plan(pub: Publication, bank: Bank) -> list[Download]:
     # metadata and hashes only), so ``probepress verify`` can recompute every figure from
     # the downloads alone.
     for name in ("bank.yaml", "public.jsonl", "heldout_index.jsonl"):
-        files.append(Download(f"bank/{name}", (root / "bank" / name).read_bytes(), "bank"))
+        files.append(Download(f"bank/{name}", (root / "bank" / name).read_bytes(), "sources"))
     for name in ("figures.json", "fingerprints.json"):
         source = root / "figures" / name
         if source.is_file():

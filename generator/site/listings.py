@@ -109,6 +109,14 @@ def downloads_page(pub: Publication, files: list[Download]) -> str:
             "bank",
         ),
         (
+            "Bank sources",
+            "The bank folder exactly as the figures cite it (manifest, public items, "
+            "held-out index with ids, metadata and text hashes only), so every figure "
+            "recomputes from these downloads with `probepress verify`. These grow with "
+            "each bank version.",
+            "sources",
+        ),
+        (
             "Registries",
             "`figures.json` holds every published number with the SHA-256 of its sources; "
             "`fingerprints.json` holds every frozen file ever published.",

@@ -12,8 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from markdown import Extension, Markdown  # type: ignore[import-untyped]
-from markdown.preprocessors import Preprocessor  # type: ignore[import-untyped]
+from markdown import Extension, Markdown
+from markdown.preprocessors import Preprocessor
 
 from generator.errors import InputError, ProbepressError
 from generator.site import figrefs
@@ -32,7 +32,7 @@ def _page_name(md: Markdown) -> str:
     return "a page"
 
 
-class FigurePreprocessor(Preprocessor):  # type: ignore[misc]  # markdown ships no type hints
+class FigurePreprocessor(Preprocessor):  # markdown ships no type hints
     """Replaces ``{{ fig("<id>") }}`` citations with the registered figures."""
 
     def __init__(self, md: Markdown, root: Path) -> None:
@@ -51,7 +51,7 @@ class FigurePreprocessor(Preprocessor):  # type: ignore[misc]  # markdown ships 
             raise InputError(exc.render()) from None
 
 
-class FigureExtension(Extension):  # type: ignore[misc]  # markdown ships no type hints
+class FigureExtension(Extension):  # markdown ships no type hints
     """Registers :class:`FigurePreprocessor`."""
 
     def __init__(self, **kwargs: Any) -> None:

@@ -146,8 +146,8 @@ def load_publication(
     figures = load_registry(layout).figures
     frozen = fingerprints.load_frozen(layout)
     _check_frozen(layout, frozen)
-    for volume in drafts:
-        frozen = {**frozen, **_draft_files(layout, volume)}
+    for draft in drafts:
+        frozen = {**frozen, **_draft_files(layout, draft)}
     # A volume is on the site once its frozen pages are registered (``render``, run by
     # ``publish``); one whose figures exist but whose pages do not is still being
     # prepared, and is left out rather than shown half-made.
