@@ -8,12 +8,12 @@ gate which registered files on disk no longer match.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from pathlib import Path
 
 from generator.canonical import dumps, dumps_line, write_text
 from generator.errors import InputError, Problem
+from generator.fingerprints import read_files
 from generator.hashing import sha256_bytes, sha256_file
 from generator.models.base import version_slug
 from generator.store.bank import Bank
@@ -51,15 +51,12 @@ def registered(layout: Layout) -> dict[str, str]:
     Raises:
         InputError: The registry exists but cannot be read.
     """
-    path = registry_path(layout)
-    if not path.exists():
-        return {}
+    files = read_files(layout, registry_path(layout), "download registry")
     try:
-        files = json.loads(path.read_text("utf-8"))["files"]
-        out = {str(rel): str(entry["sha256"]) for rel, entry in sorted(files.items())}
-    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
-        raise InputError(f"{layout.rel(path)}: unreadable download registry ({exc})") from exc
-    return out
+        return {rel: str(entry["sha256"]) for rel, entry in files.items()}
+    except KeyError as exc:
+        shown = layout.rel(registry_path(layout))
+        raise InputError(f"{shown}: unreadable download registry (no {exc})") from exc
 
 
 def refused_changes(layout: Layout, planned: Mapping[str, bytes]) -> list[Problem]:

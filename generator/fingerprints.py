@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from generator.canonical import dumps, write_text
 from generator.errors import InputError
@@ -15,37 +16,29 @@ from generator.store.paths import Layout
 REGISTRY = "fingerprints.json"
 
 
-@dataclass(frozen=True)
-class Fingerprint:
-    """A frozen file as registered."""
-
-    path: str
-    sha256: str
-    volume: str | None
-
-
 def registry_path(layout: Layout) -> Path:
     """Where the registry lives."""
     return layout.figures_dir / REGISTRY
 
 
-def load(layout: Layout) -> dict[str, Fingerprint]:
-    """Registered files by root-relative path (empty when nothing was published yet)."""
-    path = registry_path(layout)
+def read_files(layout: Layout, path: Path, what: str) -> dict[str, dict[str, Any]]:
+    """The ``files`` map of a registry file (``{}`` when it does not exist yet).
+
+    Raises:
+        InputError: The file exists but is not a registry.
+    """
     if not path.exists():
         return {}
     try:
-        data = json.loads(path.read_text("utf-8"))
-        files = data["files"]
-        return {
-            rel: Fingerprint(rel, entry["sha256"], entry.get("volume"))
-            for rel, entry in sorted(files.items())
-        }
+        files = json.loads(path.read_text("utf-8"))["files"]
+        if not isinstance(files, dict) or not all(isinstance(e, dict) for e in files.values()):
+            raise TypeError("files is not a map of entries")
+        return {str(rel): files[rel] for rel in sorted(files)}
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
-        raise InputError(f"{layout.rel(path)}: unreadable fingerprint registry ({exc})") from exc
+        raise InputError(f"{layout.rel(path)}: unreadable {what} ({exc})") from exc
 
 
-def changed(layout: Layout, entries: dict[str, Fingerprint]) -> list[tuple[Fingerprint, str]]:
+def changed(layout: Layout, entries: dict[str, FrozenFile]) -> list[tuple[FrozenFile, str]]:
     """Registered files whose bytes differ now, with what happened to them."""
     out = []
     for rel, entry in entries.items():
@@ -94,11 +87,8 @@ def load_frozen(layout: Layout) -> dict[str, FrozenFile]:
     Raises:
         InputError: The registry exists but cannot be read.
     """
-    path = registry_path(layout)
-    if not path.exists():
-        return {}
+    files = read_files(layout, registry_path(layout), "fingerprint registry")
     try:
-        files = json.loads(path.read_text("utf-8"))["files"]
         out = {}
         for rel, entry in sorted(files.items()):
             kind = entry.get("kind") or ("pdf" if rel.endswith(".pdf") else "html")
@@ -113,8 +103,9 @@ def load_frozen(layout: Layout) -> dict[str, FrozenFile]:
                 renderer=entry.get("renderer"),
             )
         return out
-    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
-        raise InputError(f"{layout.rel(path)}: unreadable fingerprint registry ({exc})") from exc
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        shown = layout.rel(registry_path(layout))
+        raise InputError(f"{shown}: unreadable fingerprint registry ({exc})") from exc
 
 
 def registry_text(entries: dict[str, FrozenFile]) -> str:

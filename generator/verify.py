@@ -144,7 +144,7 @@ def verify_root(
         mismatches.extend(Mismatch(m.figure, m.message) for m in found)
     checked["figures"] = len(registry.figures)
     step("fingerprints")
-    registered = fingerprints.load(layout)
+    registered = fingerprints.load_frozen(layout)
     checked["frozen files"] = len(registered)
     mismatches.extend(
         Mismatch(e.path, f"frozen file {what}")

@@ -125,7 +125,7 @@ def _recompute(ctx: GateContext, out: Findings) -> None:
 
 def _archive(ctx: GateContext, out: Findings) -> None:
     try:
-        registered = fingerprints.load(ctx.layout)
+        registered = fingerprints.load_frozen(ctx.layout)
     except ProbepressError as exc:
         out.add("archive", "figures/fingerprints.json", None, exc.render(3))
         return
