@@ -47,7 +47,7 @@ class VolumeTally:
     index: dict[str, int]
     tallies: dict[str, Tally] = field(default_factory=dict)
     _masks: dict[tuple[tuple[str, object], ...], npt.NDArray[np.bool_]] = field(
-        default_factory=dict, repr=False
+        default_factory=dict, init=False, repr=False
     )
 
     def select(self, **criteria: object) -> npt.NDArray[np.bool_]:
