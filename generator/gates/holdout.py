@@ -45,15 +45,19 @@ def _prompt_text(item: BankItem) -> str:
     return "\n".join(m.content for m in item.prompt)
 
 
-def secrets(ctx: GateContext) -> Iterator[Secret]:
-    """Every held-out text in the private store: item prompts and criteria, responses."""
+def secrets(ctx: GateContext, problems: Problems) -> Iterator[Secret]:
+    """Every held-out text in the private store: item prompts and criteria, responses.
+
+    An unreadable private response is reported in ``problems``: a secret that cannot be
+    read cannot be looked for, so the gate must not pass quietly.
+    """
     for item in sorted(ctx.data.bank.private.values(), key=lambda i: i.id):
         yield Secret(f"item:{item.id}", "prompt", _prompt_text(item))
         yield Secret(f"item:{item.id}/criterion", "prompt", item.pass_criterion)
     responses = ctx.layout.private / "responses"
     if responses.is_dir():
         for path in sorted(responses.glob("*/*.jsonl")):
-            for _, rec in iter_jsonl(path, PrivateResponse, str(path), Problems(), Bounds()):
+            for _, rec in iter_jsonl(path, PrivateResponse, str(path), problems, Bounds()):
                 key = f"draw:{rec.volume}/{rec.candidate}/{rec.item}/{rec.half}/{rec.draw}"
                 yield Secret(key, "response", rec.text)
 
@@ -131,7 +135,18 @@ def check(ctx: GateContext) -> GateResult:
             "pass --private DIR or set PROBEPRESS_PRIVATE",
         )
         return out.result()
-    index = LeakIndex.build(secrets(ctx), ignore=[_prompt_text(i) for i in bank.public.values()])
+    unreadable = Problems()
+    index = LeakIndex.build(
+        secrets(ctx, unreadable), ignore=[_prompt_text(i) for i in bank.public.values()]
+    )
+    for problem in unreadable.items:
+        out.add(
+            "private-unreadable",
+            problem.path,
+            problem.line,
+            f"{problem.message}: this held-out text cannot be scanned for",
+            "repair the private store",
+        )
     if index.unscannable:
         notes.append(f"{len(index.unscannable)} held-out text(s) too short to scan for leaks")
     for leak in scan_paths(index, public_files(ctx), root=ctx.layout.root):

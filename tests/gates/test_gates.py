@@ -426,3 +426,16 @@ def test_loader_problems_become_preflight_findings(cli: CliRun, root: Path) -> N
     msgs = _messages(report, "preflight")
     assert any("invalid JSON" in m for m in msgs)
     assert any("SHA-256/size do not match bundle.json" in m for m in msgs)
+
+
+def test_unreadable_private_response_fails_holdout(cli: CliRun, root: Path) -> None:
+    path = root / ".private" / "responses" / VOL / f"{AURORA}.jsonl"
+    lines = path.read_text("utf-8").splitlines()
+    lines[2] = "{not json"
+    path.write_text("\n".join(lines) + "\n", "utf-8")
+    _expect(
+        cli,
+        root,
+        {"holdout"},
+        f"{path}:3: invalid JSON",
+    )
