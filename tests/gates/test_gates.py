@@ -433,9 +433,6 @@ def test_unreadable_private_response_fails_holdout(cli: CliRun, root: Path) -> N
     lines = path.read_text("utf-8").splitlines()
     lines[2] = "{not json"
     path.write_text("\n".join(lines) + "\n", "utf-8")
-    _expect(
-        cli,
-        root,
-        {"holdout"},
-        f"{path}:3: invalid JSON",
-    )
+    # The loader cannot read that input (preflight), and the gate cannot look for a
+    # secret it cannot read (holdout): both must fail.
+    _expect(cli, root, {"preflight", "holdout"}, "this held-out text cannot be scanned for")
