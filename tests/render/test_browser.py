@@ -19,12 +19,11 @@ import pytest
 from generator import figures
 from generator.render import render_volume
 from generator.store import Layout
+from tests.browser import launch
 from tests.render.hostile import SLUG, VOL, make_hostile
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts" / "render"
 PHONE = {"width": 375, "height": 812}
 
@@ -32,16 +31,7 @@ PHONE = {"width": 375, "height": 812}
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """Debian's Chromium (never a downloaded browser)."""
-    if not CHROMIUM.is_file():
-        pytest.skip(f"{CHROMIUM} is absent: run `make system-deps` (installs Debian's chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            yield launched
-        finally:
-            launched.close()
+    yield from launch()
 
 
 @dataclass

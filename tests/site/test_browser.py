@@ -21,21 +21,11 @@ from urllib.parse import urlsplit
 import pytest
 
 from generator.store import load_volume
+from tests.browser import launch
 from tests.site.conftest import REPO, Built
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 ARTIFACTS = REPO / "tests" / "artifacts" / "site"
 LOCAL_SCHEMES = {"data", "blob", "about", "file"}
 SHOTS = {
@@ -80,16 +70,7 @@ def base_url(built: Built) -> Iterator[str]:
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """Debian's Chromium through Playwright (never a downloaded browser)."""
-    if not CHROMIUM.is_file():
-        pytest.skip(f"{CHROMIUM} is absent: run `make system-deps` (installs Debian's chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            yield launched
-        finally:
-            launched.close()
+    yield from launch()
 
 
 @dataclass
