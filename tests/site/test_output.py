@@ -10,6 +10,7 @@ from generator.gates import GateContext
 from generator.gates.holdout import secrets
 from generator.leaks import LeakIndex, scan_paths
 from generator.store import load_volume
+from generator.store.jsonl import Problems
 from tests.site.conftest import Built
 
 LINK_ATTRS = {"href", "src"}
@@ -93,8 +94,10 @@ def _index(built: Built) -> LeakIndex:
         i.prompt if isinstance(i.prompt, str) else "\n".join(m.content for m in i.prompt)
         for i in ctx.data.bank.public.values()
     ]
-    index = LeakIndex.build(secrets(ctx), ignore=public)
+    unreadable = Problems()
+    index = LeakIndex.build(secrets(ctx, unreadable), ignore=public)
     assert ctx.data.bank.private, "the example's private store was not read"
+    assert not unreadable.items, unreadable.items
     return index
 
 
