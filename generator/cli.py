@@ -69,17 +69,29 @@ class Group(click.Group):
     help="Raise or lower a reader bound: max_file_bytes, max_line_bytes, max_records, "
     "max_yaml_bytes (repeatable).",
 )
+@click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Recompute everything: neither read nor write the result cache in the private "
+    "store [also $PROBEPRESS_NO_CACHE=1].",
+)
 @click.option("-v", "--traceback", is_flag=True, help="Show tracebacks (for debugging).")
 @click.pass_context
 def main(
-    ctx: click.Context, root: Path, private: Path | None, limits: tuple[str, ...], traceback: bool
+    ctx: click.Context,
+    root: Path,
+    private: Path | None,
+    limits: tuple[str, ...],
+    no_cache: bool,
+    traceback: bool,
 ) -> None:
     """Publish an adversarial LLM probe bank's results with receipts.
 
     Start with `probepress demo` (writes the example publication) and
     `probepress show vol-001`.
     """
-    ctx.obj = State(Layout.at(root, private), traceback, private, _parse_limits(limits))
+    layout = Layout.at(root, private, cache=not no_cache)
+    ctx.obj = State(layout, traceback, private, _parse_limits(limits))
 
 
 def _parse_limits(limits: tuple[str, ...]) -> Bounds:

@@ -376,7 +376,7 @@ def publish(
         )
     releases: list[Release] = []
     with staging(layout) as stage:
-        stage_layout = Layout.at(stage, layout.private)
+        stage_layout = Layout.at(stage, layout.private, cache=layout.cache_dir or False)
         for volume in volumes:
             if not intact[volume]:
                 step(f"figures of {volume}")

@@ -179,13 +179,13 @@ def _root_from_site(site: Path) -> Iterator[Layout]:
         shutil.copytree(downloads, root / "site_src" / "downloads")
         if (site / "volumes").is_dir():
             shutil.copytree(site / "volumes", root / "site_src" / "volumes")
-        yield Layout.at(root, root / ".private")
+        yield Layout.at(root, root / ".private", cache=False)
 
 
 def verify(path: Path, progress: Step | None = None) -> VerifyReport:
     """Verify ``path``: a publication root, or a built site with ``downloads/``."""
     if (path / "bundles").is_dir() and (path / "bank").is_dir():
-        return verify_root(Layout.at(path, path / ".private"), progress)
+        return verify_root(Layout.at(path, path / ".private", cache=False), progress)
     if (path / "downloads").is_dir():
         with _root_from_site(path) as layout:
             return verify_root(layout, progress, site=True)

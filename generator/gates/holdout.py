@@ -12,14 +12,18 @@ fingerprint registry.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterator
+from dataclasses import astuple
 from pathlib import Path
 
-from generator import downloads
+from generator import cache, downloads
 from generator.downloads import DOWNLOADS, public_jsonl, public_jsonl_name
 from generator.gates.base import Findings, GateContext, GateResult
-from generator.leaks import LeakIndex, Secret, scan_paths
+from generator.hashing import sha256_file
+from generator.leaks import LeakConfig, LeakIndex, Secret, scan_paths
+from generator.leaks.extract import Format
 from generator.models.bank import BankItem
 from generator.models.records import PrivateResponse
 from generator.store.jsonl import Bounds, Problems, iter_jsonl
@@ -54,12 +58,57 @@ def secrets(ctx: GateContext, problems: Problems) -> Iterator[Secret]:
     for item in sorted(ctx.data.bank.private.values(), key=lambda i: i.id):
         yield Secret(f"item:{item.id}", "prompt", _prompt_text(item))
         yield Secret(f"item:{item.id}/criterion", "prompt", item.pass_criterion)
+    for path in _response_files(ctx):
+        for _, rec in iter_jsonl(path, PrivateResponse, str(path), problems, Bounds()):
+            key = f"draw:{rec.volume}/{rec.candidate}/{rec.item}/{rec.half}/{rec.draw}"
+            yield Secret(key, "response", rec.text)
+
+
+def _response_files(ctx: GateContext) -> list[Path]:
     responses = ctx.layout.private / "responses"
-    if responses.is_dir():
-        for path in sorted(responses.glob("*/*.jsonl")):
-            for _, rec in iter_jsonl(path, PrivateResponse, str(path), problems, Bounds()):
-                key = f"draw:{rec.volume}/{rec.candidate}/{rec.item}/{rec.half}/{rec.draw}"
-                yield Secret(key, "response", rec.text)
+    return sorted(responses.glob("*/*.jsonl")) if responses.is_dir() else []
+
+
+def _ignored(ctx: GateContext) -> list[str]:
+    """Public texts whose shared windows are never reported (see ``generator.leaks``)."""
+    return [_prompt_text(i) for i in ctx.data.bank.public.values()]
+
+
+def secrets_key(ctx: GateContext, config: LeakConfig) -> str:
+    """Cache key of everything the leak index is built from: the held-out items' texts,
+    the bytes of every private response file, the ignored public texts and the
+    scanner's settings (the code is part of every key)."""
+    private = sorted(ctx.data.bank.private.values(), key=lambda i: i.id)
+    return cache.key(
+        "leak-secrets",
+        repr(astuple(config)),
+        (f"{i.id}\0{_prompt_text(i)}\0{i.pass_criterion}" for i in private),
+        (
+            f"{p.relative_to(ctx.layout.private).as_posix()}={sha256_file(p)}"
+            for p in _response_files(ctx)
+        ),
+        _ignored(ctx),
+    )
+
+
+class _CachedClean:
+    """Files scanned clean against these secrets, remembered in the result cache."""
+
+    def __init__(self, store: cache.Cache, secrets: str) -> None:
+        self.store = store
+        self.secrets = secrets
+        self.trusted = True
+        """False once the secrets could not all be read: nothing is remembered then."""
+
+    def _key(self, digest: str, fmt: Format) -> str:
+        return cache.key(self.secrets, digest, fmt)
+
+    def known(self, digest: str, fmt: Format) -> bool:
+        return self.store.has("leak-clean", self._key(digest, fmt))
+
+    def remember(self, digest: str, fmt: Format) -> None:
+        if self.trusted:
+            self.store.put("leak-clean", self._key(digest, fmt))
 
 
 def public_files(ctx: GateContext) -> Iterator[Path]:
@@ -99,8 +148,27 @@ def _downloads(ctx: GateContext, out: Findings) -> None:
         )
 
 
+def _summary(clean: _CachedClean | None) -> int | None:
+    """How many secrets are too short to scan, as recorded when the same secrets were
+    last indexed and all read cleanly (None: not recorded, build the index)."""
+    if clean is None:
+        return None
+    raw = clean.store.get("leak-index", clean.secrets)
+    try:
+        value = json.loads(raw) if raw is not None else None
+    except ValueError:
+        return None
+    count = value.get("unscannable") if isinstance(value, dict) else None
+    return count if isinstance(count, int) and count >= 0 else None
+
+
 def check(ctx: GateContext) -> GateResult:
-    """Run the holdout gate."""
+    """Run the holdout gate.
+
+    With the result cache on, the index of held-out texts is built only if some file
+    has to be scanned, and a file is scanned only if its exact bytes were not already
+    scanned clean against exactly these secrets with this code (``generator.cache``).
+    """
     out = Findings(NAME)
     bank = ctx.data.bank
     notes: list[str] = []
@@ -135,21 +203,37 @@ def check(ctx: GateContext) -> GateResult:
             "pass --private DIR or set PROBEPRESS_PRIVATE",
         )
         return out.result()
-    unreadable = Problems()
-    index = LeakIndex.build(
-        secrets(ctx, unreadable), ignore=[_prompt_text(i) for i in bank.public.values()]
-    )
-    for problem in unreadable.items:
-        out.add(
-            "private-unreadable",
-            problem.path,
-            problem.line,
-            f"{problem.message}: this held-out text cannot be scanned for",
-            "repair the private store",
-        )
-    if index.unscannable:
-        notes.append(f"{len(index.unscannable)} held-out text(s) too short to scan for leaks")
-    for leak in scan_paths(index, public_files(ctx), root=ctx.layout.root):
+    config = LeakConfig()
+    store = ctx.layout.cache
+    clean = _CachedClean(store, secrets_key(ctx, config)) if store is not None else None
+    summary = _summary(clean)
+    built: list[LeakIndex] = []
+
+    def index() -> LeakIndex:
+        if not built:
+            unreadable = Problems()
+            built.append(
+                LeakIndex.build(secrets(ctx, unreadable), config=config, ignore=_ignored(ctx))
+            )
+            for problem in unreadable.items:
+                out.add(
+                    "private-unreadable",
+                    problem.path,
+                    problem.line,
+                    f"{problem.message}: this held-out text cannot be scanned for",
+                    "repair the private store",
+                )
+            if clean is not None:
+                clean.trusted = not unreadable
+                if clean.trusted:
+                    entry = json.dumps({"unscannable": len(built[0].unscannable)}).encode()
+                    clean.store.put("leak-index", clean.secrets, entry)
+        return built[0]
+
+    unscannable = summary if summary is not None else len(index().unscannable)
+    if unscannable:
+        notes.append(f"{unscannable} held-out text(s) too short to scan for leaks")
+    for leak in scan_paths(index, public_files(ctx), root=ctx.layout.root, clean=clean):
         extent = "the whole text" if leak.whole else f"{leak.tokens} consecutive words"
         page = f" on page {leak.page}" if leak.page is not None else ""
         out.add(

@@ -32,9 +32,10 @@ scanned (rolling hashes of token windows looked up in sorted tables behind a bit
 from generator.leaks.index import LeakIndex
 from generator.leaks.model import Leak, LeakConfig, Secret, SecretKind
 from generator.leaks.normalise import canonical, normalise, tokens
-from generator.leaks.scan import iter_files, scan_file, scan_paths
+from generator.leaks.scan import CleanFiles, iter_files, scan_file, scan_paths
 
 __all__ = [
+    "CleanFiles",
     "Leak",
     "LeakConfig",
     "LeakIndex",

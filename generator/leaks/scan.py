@@ -8,7 +8,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from generator.errors import InputError
 from generator.hashing import sha256_file
@@ -121,20 +121,41 @@ def iter_files(paths: Iterable[Path | str]) -> Iterator[Path]:
             raise InputError(f"{path}: no such file to scan for leaks")
 
 
+class CleanFiles(Protocol):
+    """A memory of file contents already scanned clean against the same secrets.
+
+    ``scan_paths`` asks before scanning a file and reports every file it scanned clean;
+    the holdout gate backs this with ``generator.cache`` under a key made of the
+    secrets, the scanner's settings and code, and the file's SHA-256 and format.
+    """
+
+    def known(self, digest: str, fmt: Format) -> bool:
+        """True when bytes with this SHA-256, read as ``fmt``, were scanned clean."""
+        ...
+
+    def remember(self, digest: str, fmt: Format) -> None:
+        """Bytes with this SHA-256, read as ``fmt``, were just scanned clean."""
+        ...
+
+
 def scan_paths(
-    index: LeakIndex,
+    index: LeakIndex | Callable[[], LeakIndex],
     paths: Iterable[Path | str],
     *,
     root: Path | None = None,
     on_file: Callable[[Path], None] | None = None,
+    clean: CleanFiles | None = None,
 ) -> list[Leak]:
     """Leaks in many files (and directory trees), in report order.
 
     Args:
-        index: The secrets.
+        index: The secrets, or a function that builds them (called at most once, and
+            only if some file has to be scanned).
         paths: Files and directories to scan.
         root: When given, findings name files relative to it (when they are inside).
         on_file: Called with each file before it is scanned (for progress).
+        clean: Contents already known clean are skipped (every file is then hashed
+            first); contents scanned clean are reported to it.
 
     Returns:
         Every leak, sorted by file, page, line and secret key.
@@ -144,20 +165,42 @@ def scan_paths(
     """
     leaks: list[Leak] = []
     done = _Done()
+    built: list[LeakIndex] = [index] if isinstance(index, LeakIndex) else []
+
+    def secrets() -> LeakIndex:
+        if not built:
+            assert callable(index)
+            built.append(index())
+        return built[0]
+
     for path in iter_files(paths):
         if on_file is not None:
             on_file(path)
         source = str(path)
         if root is not None and path.is_relative_to(root):
             source = path.relative_to(root).as_posix()
+        if clean is not None and _known_clean(clean, path):
+            continue
         copied = done.same_as(path)
         if copied is not None:
             leaks.extend(replace(leak, source=source) for leak in copied)
             continue
-        found, digest, fmt = _scan(index, path, source)
+        found, digest, fmt = _scan(secrets(), path, source)
         done.add(path, digest, fmt, found)
+        if clean is not None and digest and not found:
+            clean.remember(digest, fmt)
         leaks.extend(found)
     return sorted(leaks, key=Leak.sort_key)
+
+
+def _known_clean(clean: CleanFiles, path: Path) -> bool:
+    """True when ``path``'s bytes were scanned clean before (binary files always are)."""
+    try:
+        with path.open("rb") as handle:
+            fmt = format_of(path, handle.read(SNIFF_BYTES))
+        return fmt == "binary" or clean.known(sha256_file(path), fmt)
+    except OSError:
+        return False  # scanning it reports the error
 
 
 class _Done:

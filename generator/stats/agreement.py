@@ -17,16 +17,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
-from irrCAC.raw import CAC
 from scipy import stats
 
 from generator.stats import paired
 from generator.stats._arrays import check_confidence
 from generator.stats.errors import StatsError
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 AC1_METHOD = "gwet-ac1 (irrCAC, delta-method se, t on n-1 df)"
 LENIENCY_METHOD = "tango-score"
@@ -118,6 +120,8 @@ def gwet_ac1(
         StatsError: Fewer than 2 raters, fewer than 2 subjects rated by at least 2 raters,
             ragged rows, unknown or empty categories, or a bad confidence level.
     """
+    from irrCAC.raw import CAC  # with pandas, a costly import that only AC1 needs
+
     level = check_confidence(confidence)
     frame = _ratings_frame(ratings, categories)
     raw = CAC(frame, weights="identity", categories=list(categories), digits=17).gwet()["est"]
@@ -170,6 +174,8 @@ def _ratings_frame(
             "AC1 needs at least 2 subjects rated by at least 2 raters, "
             f"got {paired_subjects}; publish no agreement figure for this group"
         )
+    import pandas as pd
+
     # Subjects nobody rated are dropped here rather than by irrCAC, whose own dropna
     # triggers a pandas SettingWithCopyWarning.
     data = [

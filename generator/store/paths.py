@@ -6,6 +6,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from generator.cache import Cache, default_dir
+
 PRIVATE_ENV = "PROBEPRESS_PRIVATE"
 
 
@@ -15,14 +17,28 @@ class Layout:
 
     root: Path
     private: Path
+    cache_dir: Path | None = None
+    """Where results are cached (``generator.cache``); None: nothing is cached."""
 
     @classmethod
-    def at(cls, root: Path | str, private: Path | str | None = None) -> Layout:
+    def at(
+        cls, root: Path | str, private: Path | str | None = None, *, cache: bool | Path = True
+    ) -> Layout:
         """Layout of ``root``; the private store is ``private``, ``$PROBEPRESS_PRIVATE``
-        or ``<root>/.private``, in that order."""
+        or ``<root>/.private``, in that order. ``cache``: True for the private store's
+        cache (``generator.cache.default_dir``), False for none, or a directory."""
         root_path = Path(root).resolve()
-        chosen = private or os.environ.get(PRIVATE_ENV) or root_path / ".private"
-        return cls(root=root_path, private=Path(chosen).resolve())
+        chosen = Path(private or os.environ.get(PRIVATE_ENV) or root_path / ".private").resolve()
+        if isinstance(cache, Path):
+            cache_dir: Path | None = cache
+        else:
+            cache_dir = default_dir(chosen) if cache else None
+        return cls(root=root_path, private=chosen, cache_dir=cache_dir)
+
+    @property
+    def cache(self) -> Cache | None:
+        """The result cache, when caching is on."""
+        return Cache(self.cache_dir) if self.cache_dir is not None else None
 
     def rel(self, path: Path) -> str:
         """``path`` relative to the root when inside it (for messages), else as given."""

@@ -1,0 +1,132 @@
+"""A content-addressed cache for results that are pure functions of file bytes and code.
+
+Two costly steps are repeated by every ``check`` and ``publish`` although their inputs
+rarely change: scanning every public file for held-out text, and recomputing a volume's
+figures to compare them with the registry. Their results are remembered here, under a key
+that is the SHA-256 of everything the result depends on:
+
+- the bytes of every input file (their SHA-256),
+- the probepress code itself (every module of the ``generator`` package, byte for byte)
+  and the versions of the libraries that compute results (``code_digest``),
+- the settings of the step (leak-scan thresholds, reader bounds).
+
+A changed byte in any of them is a different key, so a stale entry can never be returned;
+entries are never updated in place. What is stored is deliberately small and inert: an
+empty marker ("this file was scanned and is clean"), or the canonical JSON of a volume's
+figures, which is validated again when read. Nothing is unpickled or executed.
+
+The cache lives in the private store (``<private>/cache``; ``$PROBEPRESS_CACHE`` moves
+it), never in the publication root, and is only a shortcut: deleting it, or running with
+``--no-cache`` (``$PROBEPRESS_NO_CACHE=1``), recomputes everything. ``probepress verify``
+never reads it: an auditor recomputes from the published files alone. Entries are written
+atomically (temporary file, then rename); a cache that cannot be written is ignored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from collections.abc import Iterable
+from functools import lru_cache
+from importlib import metadata
+from pathlib import Path
+
+CACHE_ENV = "PROBEPRESS_CACHE"
+NO_CACHE_ENV = "PROBEPRESS_NO_CACHE"
+CACHE_DIR = "cache"
+FORMAT = "probepress-cache-1"
+"""Bumped when the layout of entries changes."""
+
+LIBRARIES = ("numpy", "scipy", "pandas", "irrCAC", "pydantic", "pydantic-core", "pypdf", "PyYAML")
+"""Libraries whose version can change a cached result (statistics, parsing, PDF text)."""
+
+_PACKAGE = Path(__file__).resolve().parent
+
+
+@lru_cache(maxsize=1)
+def code_digest() -> str:
+    """SHA-256 of the ``generator`` package's modules and of the library versions.
+
+    Any edit to any module (not only the ones a step imports) changes every key: simpler
+    to trust than a per-step dependency list, and the cost is one cold run.
+    """
+    return tree_digest(_PACKAGE)
+
+
+def tree_digest(package: Path) -> str:
+    """SHA-256 of every module under ``package`` (names and bytes) and the versions of
+    ``LIBRARIES``."""
+    digest = hashlib.sha256(FORMAT.encode())
+    for path in sorted(package.rglob("*.py")):
+        data = path.read_bytes()
+        label = path.relative_to(package).as_posix().encode()
+        digest.update(len(label).to_bytes(8, "big") + label + len(data).to_bytes(8, "big") + data)
+    for library in LIBRARIES:
+        try:
+            version = metadata.version(library)
+        except metadata.PackageNotFoundError:
+            version = "-"
+        digest.update(f"\0{library}={version}".encode())
+    return digest.hexdigest()
+
+
+def key(*parts: str | Iterable[str]) -> str:
+    """SHA-256 of the code digest and ``parts`` (strings, or iterables of strings),
+    each part length-prefixed so that no two different part lists share a key."""
+    digest = hashlib.sha256(code_digest().encode())
+    for part in parts:
+        for text in [part] if isinstance(part, str) else part:
+            data = text.encode("utf-8", "surrogatepass")
+            digest.update(len(data).to_bytes(8, "big") + data)
+        digest.update(b"\xff" * 8)
+    return digest.hexdigest()
+
+
+def default_dir(private: Path) -> Path | None:
+    """Where the cache of a private store lives (None when caching is switched off)."""
+    if os.environ.get(NO_CACHE_ENV, "") not in ("", "0"):
+        return None
+    chosen = os.environ.get(CACHE_ENV)
+    return Path(chosen).resolve() if chosen else private / CACHE_DIR
+
+
+class Cache:
+    """Entries by namespace and key, as files ``<dir>/<namespace>/<key[:2]>/<key>``."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+
+    def _path(self, namespace: str, entry: str) -> Path:
+        if not (len(entry) == 64 and all(c in "0123456789abcdef" for c in entry)):
+            raise ValueError(f"cache keys are SHA-256 hex digests, got {entry!r}")
+        return self.directory / namespace / entry[:2] / entry
+
+    def has(self, namespace: str, entry: str) -> bool:
+        """True when the entry exists."""
+        return self._path(namespace, entry).is_file()
+
+    def get(self, namespace: str, entry: str) -> bytes | None:
+        """The entry's bytes, or None when it is absent or unreadable."""
+        try:
+            return self._path(namespace, entry).read_bytes()
+        except OSError:
+            return None
+
+    def put(self, namespace: str, entry: str, data: bytes = b"") -> None:
+        """Store ``data`` atomically; a failure to write only loses the shortcut."""
+        path = self._path(namespace, entry)
+        if path.is_file():
+            return
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            handle, temporary = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
+            try:
+                with os.fdopen(handle, "wb") as out:
+                    out.write(data)
+                os.replace(temporary, path)
+            except BaseException:
+                Path(temporary).unlink(missing_ok=True)
+                raise
+        except OSError:
+            return
