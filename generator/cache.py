@@ -114,10 +114,9 @@ class Cache:
             return None
 
     def put(self, namespace: str, entry: str, data: bytes = b"") -> None:
-        """Store ``data`` atomically; a failure to write only loses the shortcut."""
+        """Store ``data`` atomically (replacing a damaged entry); a failure to write only
+        loses the shortcut."""
         path = self._path(namespace, entry)
-        if path.is_file():
-            return
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             handle, temporary = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)

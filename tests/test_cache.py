@@ -207,3 +207,26 @@ def test_check_gives_the_same_report_cold_and_warm(cli: CliRun, root: Path) -> N
     warm = cli("check", VOL, "--json")
     assert cold.exit_code == first.exit_code == warm.exit_code == 0
     assert json.loads(cold.stdout) == json.loads(first.stdout) == json.loads(warm.stdout)
+
+
+def test_ac1_is_remembered_by_its_ratings(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import generator.gates.agreement as gate
+
+    layout = _layout(root, cache=root.parent / "cache")
+    cold = run_gates(layout, VOL, ["agreement"]).results[0]
+    assert cold.notes and cold.notes[0].startswith("AC1 = ")
+
+    def not_again(*args: object, **kwargs: object) -> None:
+        raise AssertionError("AC1 recomputed for ratings already seen")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(gate, "gwet_ac1", not_again)
+        assert run_gates(layout, VOL, ["agreement"]).results[0] == cold
+    damaged = [e.read_text() for e in (root.parent / "cache" / "ac1").rglob("*") if e.is_file()]
+    assert damaged and all('"se"' in text for text in damaged)  # repaired
+    for entry in (root.parent / "cache" / "ac1").rglob("*"):
+        if entry.is_file():
+            entry.write_text('{"value": 1.0}')  # damaged: recomputed, never trusted
+    assert run_gates(layout, VOL, ["agreement"]).results[0] == cold
+    damaged = [e.read_text() for e in (root.parent / "cache" / "ac1").rglob("*") if e.is_file()]
+    assert damaged and all('"se"' in text for text in damaged)  # repaired

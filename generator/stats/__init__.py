@@ -2,20 +2,58 @@
 
 No file I/O and no global state. Methods are deterministic; the coverage simulation in
 ``generator.stats.coverage`` takes explicit seeds. See DESIGN section 5.
+
+Names are imported from their modules on first use (PEP 562): SciPy, pandas and irrCAC
+take most of a second to import, and a command that finds every result in the cache
+(``generator.cache``) should not pay for them.
 """
 
-from generator.stats.agreement import AgreementResult, Leniency, gwet_ac1, leniency
-from generator.stats.decimal_format import percent_str, to_decimal_str
-from generator.stats.errors import StatsError
-from generator.stats.intervals import (
-    Interval,
-    difference_interval,
-    narrow_interval,
-    rate,
-    wide_interval,
-    wilson,
-)
-from generator.stats.ranks import RankRange, rank_ranges
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from generator.stats.agreement import AgreementResult, Leniency, gwet_ac1, leniency
+    from generator.stats.decimal_format import percent_str, to_decimal_str
+    from generator.stats.errors import StatsError
+    from generator.stats.intervals import (
+        Interval,
+        difference_interval,
+        narrow_interval,
+        rate,
+        wide_interval,
+        wilson,
+    )
+    from generator.stats.ranks import RankRange, rank_ranges
+
+_HOME = {
+    "AgreementResult": "agreement",
+    "Leniency": "agreement",
+    "gwet_ac1": "agreement",
+    "leniency": "agreement",
+    "percent_str": "decimal_format",
+    "to_decimal_str": "decimal_format",
+    "StatsError": "errors",
+    "Interval": "intervals",
+    "difference_interval": "intervals",
+    "narrow_interval": "intervals",
+    "rate": "intervals",
+    "wide_interval": "intervals",
+    "wilson": "intervals",
+    "RankRange": "ranks",
+    "rank_ranges": "ranks",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "AgreementResult",

@@ -21,9 +21,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
-from scipy import stats
 
-from generator.stats import paired
 from generator.stats._arrays import check_confidence
 from generator.stats.errors import StatsError
 
@@ -120,7 +118,8 @@ def gwet_ac1(
         StatsError: Fewer than 2 raters, fewer than 2 subjects rated by at least 2 raters,
             ragged rows, unknown or empty categories, or a bad confidence level.
     """
-    from irrCAC.raw import CAC  # with pandas, a costly import that only AC1 needs
+    from irrCAC.raw import CAC  # with pandas and SciPy, costly imports only AC1 needs
+    from scipy import stats
 
     level = check_confidence(confidence)
     frame = _ratings_frame(ratings, categories)
@@ -222,6 +221,8 @@ def leniency(
     total = np.asarray(float(grader.size))
     n12 = np.asarray(float(np.sum(grader & ~majority)))
     n21 = np.asarray(float(np.sum(~grader & majority)))
+    from generator.stats import paired
+
     bounds = paired.tango_bounds(n12, n21, total, level)
     return Leniency(
         points=100.0 * float((n12 - n21) / total),
