@@ -14,8 +14,10 @@ one commit) so that every gate applies, the publishing gate included. Then it me
 every command in its own process, started the way a maintainer starts it:
 
 1. the **floor** (``benchmarks/floor.py``): read, SHA-256 and JSON-parse every bundle byte;
-2. ``probepress check vol-001`` (all nine gates);
-3. ``probepress figures vol-001`` (recompute; the registry is already up to date);
+2. ``probepress check vol-001`` (all nine gates): once on an empty result cache, then
+   with the cache (``generator.cache``) as it is after that run, and with ``--no-cache``;
+3. ``probepress figures vol-001`` (the registry is already up to date), with and without
+   the cache;
 4. ``probepress render vol-001`` (frozen HTML, then PDFs) and ``probepress site``;
 5. a no-op ``probepress publish vol-001`` (inputs unchanged since the last publish), and
    ``check`` once more on the published root (frozen pages, PDFs and site included);
@@ -260,10 +262,21 @@ class Bench:
             (self.root / "site_src" / page.name).write_text(text, "utf-8")
 
     def core(self, rows: dict[str, Row]) -> None:
-        """Floor, check and figures, interleaved, ``runs`` times each."""
+        """Floor, check and figures, interleaved, ``runs`` times each.
+
+        ``check`` and ``figures`` run as a maintainer runs them (the result cache in the
+        private store on), after one first ``check`` on an empty cache that fills it and
+        is reported on its own line; ``--no-cache`` runs recompute everything.
+        """
+        shutil.rmtree(self.private / "cache", ignore_errors=True)
+        first = Row("check (empty cache)", self.candidates)
+        first.samples.append(run(self.cli("check", VOLUME), REPO, self.log("check-first")))
+        say(f"  check on an empty cache: {first.samples[0].wall:.2f} s")
         steps: list[tuple[str, list[str | Path]]] = [
             ("floor", [sys.executable, FLOOR, self.root / "bundles" / VOLUME]),
+            ("check --no-cache", self.cli("--no-cache", "check", VOLUME)),
             ("check", self.cli("check", VOLUME)),
+            ("figures --no-cache", self.cli("--no-cache", "figures", VOLUME)),
             ("figures", self.cli("figures", VOLUME)),
         ]
         for number in range(self.runs):
@@ -272,6 +285,7 @@ class Bench:
                 sample = run(argv, REPO, self.log(name))
                 row.samples.append(sample)
                 say(f"  {name} run {number + 1}: {sample.wall:.2f} s, {sample.rss_mb:.0f} MB")
+        rows[first.step] = first
         for row in rows.values():
             if row.failed:
                 row.note = f"exit {row.failed.code}: {row.failed.last_error}"
@@ -356,14 +370,14 @@ def verdicts(rows: list[Row]) -> list[str]:
         out.append(f"- {'met' if ok else 'NOT met'}: {text}")
 
     floor = by.get(("floor", FULL))
-    for step in ("check", "figures"):
+    for step in ("check", "figures", "check --no-cache", "figures --no-cache"):
         row = by.get((step, FULL))
         if floor and row:
             ratio = row.wall / floor.wall
             line(ratio <= 3.0, f"{step} = {ratio:.2f} × floor (≤ 3)")
         if row:
             line(row.rss <= 400, f"{step} max RSS = {row.rss:.0f} MB (≤ 400)")
-    for step in ("floor", "check", "figures"):
+    for step in ("floor", "check", "figures", "check --no-cache", "figures --no-cache"):
         full, double = by.get((step, FULL)), by.get((step, 2 * FULL))
         if full and double:
             growth = double.wall / full.wall
@@ -510,7 +524,11 @@ def main(argv: list[str] | None = None) -> int:
     lines = table(rows, floors, args.runs)
     main_size = FULL if FULL in floors else args.sizes[0]
     check = next(r for r in rows if r.step == "check" and r.candidates == main_size)
-    ratio = f"ratio check/floor = {check.wall / floors[main_size]:.2f}"
+    cold = next(r for r in rows if r.step == "check --no-cache" and r.candidates == main_size)
+    ratio = (
+        f"ratio check --no-cache/floor = {cold.wall / floors[main_size]:.2f}\n"
+        f"ratio check/floor = {check.wall / floors[main_size]:.2f}"
+    )
     print("\n".join(lines))
     print()
     print("\n".join(verdicts(rows)))
