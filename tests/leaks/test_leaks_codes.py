@@ -7,24 +7,14 @@ module docstrings, on arbitrary text.
 
 from __future__ import annotations
 
-import unicodedata
-
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.leaks.codes import TokenCodes, code_of
 from generator.leaks.index import LINE_ID, PAGE_ID, UNKNOWN
-from generator.leaks.normalise import (
-    _ASCII_HYPHENS,
-    _INVISIBLE,
-    _UNICODE_HYPHENS,
-    LINE,
-    PAGE,
-    _drop_marks,
-    normalise,
-    tokenize,
-)
+from generator.leaks.normalise import LINE, PAGE, normalise, tokenize
+from tests.leaks import reference
 
 # Letters of several scripts, digits, marks, invisible characters, hyphens of each kind,
 # line breaks and soft breaks, ligatures and full-width forms, astral characters.
@@ -71,26 +61,15 @@ PIECES = (
 texts = st.lists(st.sampled_from(PIECES), max_size=40).map("".join)
 
 
-def _reference_normalise(text: str) -> str:
-    """Steps 1-4 applied to the whole text at once (the definition)."""
-    if text.isascii():
-        text = text.lower()
-        return _ASCII_HYPHENS.apply(text) if "-" in text else text
-    text = unicodedata.normalize("NFKC", text).casefold()
-    text = unicodedata.normalize("NFKC", text)
-    text = _drop_marks(_INVISIBLE.sub("", text))
-    return _UNICODE_HYPHENS.apply(text)
-
-
 @settings(max_examples=400, deadline=None)
 @given(st.lists(texts, max_size=8).map("\n".join))
 def test_line_by_line_normalisation_is_the_whole_text_normalisation(text: str) -> None:
-    assert normalise(text) == _reference_normalise(text)
+    assert normalise(text) == reference.normalise(text)
 
 
 @given(st.text())
 def test_normalise_matches_its_definition_on_any_text(text: str) -> None:
-    assert normalise(text) == _reference_normalise(text)
+    assert normalise(text) == reference.normalise(text)
 
 
 def _vocab(words: list[str]) -> dict[str, int]:
