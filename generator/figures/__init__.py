@@ -93,22 +93,30 @@ def compute(
     return dict(sorted(VolumeFigures(data, prev).compute().figures.items()))
 
 
-def inputs_key(layout: Layout, volume: str, bounds: Bounds | None = None) -> str:
+def inputs_key(
+    layout: Layout,
+    volume: str,
+    bounds: Bounds | None = None,
+    known: dict[str, str] | None = None,
+) -> str:
     """Cache key of everything ``compute`` reads: every file of the bank, of the volume
     and of the volume before it (bytes, by SHA-256), and the reader bounds.
 
     Figures are a function of public files only (``probepress verify`` recomputes them
-    from the public downloads), so the private store is not part of the key.
+    from the public downloads), so the private store is not part of the key. ``known``:
+    SHA-256 of files just read, by path as ``layout.rel`` prints it (not read again).
     """
+    known = known or {}
     prev = previous_volume(layout, volume)
     folders = [layout.bank_dir, layout.volume_dir(volume)]
     if prev is not None:
         folders.append(layout.volume_dir(prev))
     files = [
-        f"{layout.rel(path)}={sha256_file(path)}"
+        f"{rel}={known.get(rel) or sha256_file(path)}"
         for folder in folders
         for path in sorted(folder.rglob("*"))
         if path.is_file()
+        for rel in [layout.rel(path)]
     ]
     return cache.key("figures", volume, prev or "", repr(astuple(bounds or Bounds())), files)
 
@@ -210,7 +218,8 @@ def verify(
                     else f"changed (sha256 {now[:12]}…, registered {src.sha256[:12]}…)"
                 )
                 out.append(Mismatch(fid, f"source {src.path} {what}"))
-    key = inputs_key(layout, volume, bounds) if layout.cache is not None else None
+    read = {path: digest for path, digest in hashes.items() if digest is not None}
+    key = inputs_key(layout, volume, bounds, read) if layout.cache is not None else None
     known = _known_digest(layout, key)
     if known is not None and registered and figures_digest(registered) == known:
         return out
