@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO, TypeVar
@@ -17,6 +17,7 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from generator.errors import Problem
+from generator.models.base import json_validator
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -115,45 +116,81 @@ _BLOCK = 1 << 20
 """Bytes read at a time; lines are cut out of blocks (cheaper than a ``readline`` each)."""
 
 
-def _raw_lines(
-    handle: BinaryIO, limit: int, update: Callable[[bytes], object]
-) -> Iterator[bytes | int]:
-    """The lines of a file, each with its ``\\n`` (the last one may lack it).
+class _LineReader:
+    """Cuts a file into numbered lines and reports the lines no model should see.
 
-    A line longer than ``limit`` bytes is never held whole: its bytes are hashed with
-    ``update`` as they go by and its length (an ``int``) is yielded instead. Every other
-    line is yielded as bytes, for the caller to hash. Reads ``_BLOCK`` bytes at a time.
+    Blocks of ``_BLOCK`` bytes are hashed whole as they are read; a line longer than the
+    bound is never held whole, only counted. ``lines`` yields ``(number, line)`` for each
+    line that ends with ``\\n`` and is within the bounds, without its ``\\n``.
     """
-    pending = b""
-    skipped = -1  # bytes of the over-long line being skipped (-1: not inside one)
-    while block := handle.read(_BLOCK):
-        lines = block.split(b"\n")
-        tail = lines.pop()
-        for piece in lines:
-            if skipped >= 0:
-                update(piece + b"\n")
-                yield skipped + len(piece) + 1
+
+    def __init__(self, shown: str, problems: Problems, bounds: Bounds) -> None:
+        self.shown = shown
+        self.problems = problems
+        self.bounds = bounds
+        self.digest = hashlib.sha256()
+        self.size = 0
+
+    def lines(self, handle: BinaryIO) -> Iterator[tuple[int, bytes]]:
+        limit = self.bounds.max_line_bytes
+        max_records = self.bounds.max_records
+        pending = b""  # the start of a line that goes on in the next block
+        skipped = -1  # bytes of the over-long line being skipped (-1: not inside one)
+        number = 0
+        while block := handle.read(_BLOCK):
+            before = self.digest.copy()
+            self.digest.update(block)
+            self.size += len(block)
+            lines = block.split(b"\n")
+            tail = lines.pop()
+            first = number
+            if lines and skipped >= 0:  # the over-long line ends in this block
+                number += 1
+                self._too_long(number)
                 skipped = -1
-                continue
-            line = pending + piece + b"\n" if pending else piece + b"\n"
-            pending = b""
-            if len(line) > limit:
-                update(line)
-                yield len(line)
+                del lines[0]
+            elif lines and pending:
+                lines[0] = pending + lines[0]
+                pending = b""
+            for line in lines:
+                number += 1
+                if len(line) >= limit:  # with its \n, over the bound
+                    self._too_long(number)
+                    continue
+                if number > max_records:
+                    self._too_many(number, before, block, number - first)
+                    return
+                yield number, line
+            if skipped >= 0:
+                skipped += len(tail)
             else:
-                yield line
+                pending += tail
+                if len(pending) > limit:
+                    skipped, pending = len(pending), b""
         if skipped >= 0:
-            update(tail)
-            skipped += len(tail)
-        else:
-            pending += tail
-            if len(pending) > limit:
-                update(pending)
-                skipped, pending = len(pending), b""
-    if skipped >= 0:
-        yield skipped
-    elif pending:
-        yield pending
+            self._too_long(number + 1)
+        elif pending:
+            self.problems.add(
+                self.shown, number + 1, "truncated-line", "line is truncated (no final newline)"
+            )
+
+    def _too_long(self, number: int) -> None:
+        limit = self.bounds.max_line_bytes
+        message = f"line is longer than the {limit}-byte bound"
+        self.problems.add(self.shown, number, "line-too-long", message)
+
+    def _too_many(self, number: int, before: Any, block: bytes, ends: int) -> None:
+        """Stop at line ``number``, the ``ends``-th to end in ``block``: hash and count the
+        file only up to its end (``before``: the hash of the blocks before)."""
+        used = 0
+        for _ in range(ends):
+            used = block.index(b"\n", used) + 1
+        before.update(block[:used])
+        self.digest = before
+        self.size += used - len(block)
+        max_records = self.bounds.max_records
+        message = f"more than {max_records} records"
+        self.problems.add(self.shown, number, "too-many-records", message, "raise the bound")
 
 
 def iter_jsonl(
@@ -172,60 +209,44 @@ def iter_jsonl(
     result = result if result is not None else StreamResult()
     if not check_regular_file(path, shown, problems, bounds.max_file_bytes):
         return
-    digest = hashlib.sha256()
-    update = digest.update
-    validate = model.model_validate_json
-    limit = bounds.max_line_bytes
+    # Lines are validated from bytes by a validator that runs no Python per record; a
+    # line it refuses is read again the careful way, so every message stays the model's.
+    validate = json_validator(model).validate_json
+    reader = _LineReader(shown, problems, bounds)
     with path.open("rb") as handle:
-        number = 0
-        for raw in _raw_lines(handle, limit, update):
-            number += 1
-            if isinstance(raw, int):  # an over-long line, already hashed
-                result.size += raw
-                problems.add(
-                    shown,
-                    number,
-                    "line-too-long",
-                    f"line is longer than the {limit}-byte bound",
-                )
-                continue
-            update(raw)
-            result.size += len(raw)
-            if raw[-1:] != b"\n":
-                problems.add(
-                    shown, number, "truncated-line", "line is truncated (no final newline)"
-                )
-                continue
-            if number > bounds.max_records:
-                problems.add(
-                    shown,
-                    number,
-                    "too-many-records",
-                    f"more than {bounds.max_records} records",
-                    "raise the bound",
-                )
-                break
+        for number, line in reader.lines(handle):
             try:
-                text = raw.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                problems.add(
-                    shown, number, "utf-8", f"line is not valid UTF-8 (byte {exc.start + 1})"
-                )
-                continue
-            try:
-                record = validate(text)
-            except ValidationError as exc:
-                if not text.strip():
-                    problems.add(shown, number, "blank-line", "blank line")
+                record = validate(line)
+            except ValidationError:
+                record = _refused_line(line + b"\n", number, model, shown, problems)
+                if record is None:
                     continue
-                for loc, msg in pydantic_messages(exc):
-                    where = f"{format_loc(loc)}: " if loc else ""
-                    problems.add(shown, number, "schema", f"{where}{msg}")
-                continue
             result.records += 1
             yield number, record
-    result.sha256 = digest.hexdigest()
+    result.sha256 = reader.digest.hexdigest()
+    result.size = reader.size
     result.complete = True
+
+
+def _refused_line(
+    raw: bytes, number: int, model: type[M], shown: str, problems: Problems
+) -> M | None:
+    """Report why ``model`` refuses line ``number`` (None), or its record after all."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        problems.add(shown, number, "utf-8", f"line is not valid UTF-8 (byte {exc.start + 1})")
+        return None
+    try:
+        return model.model_validate_json(text)
+    except ValidationError as exc:
+        if not text.strip():
+            problems.add(shown, number, "blank-line", "blank line")
+            return None
+        for loc, msg in pydantic_messages(exc):
+            where = f"{format_loc(loc)}: " if loc else ""
+            problems.add(shown, number, "schema", f"{where}{msg}")
+        return None
 
 
 def _node_line(node: yaml.Node | None, loc: tuple[Any, ...]) -> int | None:

@@ -1,0 +1,110 @@
+"""``json_validator`` accepts exactly the lines its model accepts, into equal records."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pydantic import BaseModel, ValidationError
+
+from generator.models.bank import BankItem, HeldOutEntry
+from generator.models.base import json_validator
+from generator.models.records import Draw, PanelVote, PrivateResponse, Qualification, Verdict
+
+SOURCES: list[tuple[str, type[BaseModel]]] = [
+    ("bundles/vol-001/*/draws.jsonl", Draw),
+    ("bundles/vol-001/*/verdicts.jsonl", Verdict),
+    ("bundles/vol-001/*/panel.jsonl", PanelVote),
+    ("bundles/vol-001/*/qualification.jsonl", Qualification),
+    (".private/responses/vol-001/*.jsonl", PrivateResponse),
+    ("bank/public.jsonl", BankItem),
+    ("bank/heldout_index.jsonl", HeldOutEntry),
+]
+
+
+def _both(model: type[BaseModel], line: bytes) -> tuple[Any, Any]:
+    """(fast, model) outcomes of one line: the record, or None when refused."""
+    outcomes = []
+    for validate in (json_validator(model).validate_json, model.model_validate_json):
+        try:
+            outcomes.append(validate(line))
+        except ValidationError:
+            outcomes.append(None)
+    return outcomes[0], outcomes[1]
+
+
+@cache
+def _first_lines(root: Path) -> list[tuple[type[BaseModel], bytes]]:
+    out = []
+    for pattern, model in SOURCES:
+        path = sorted(root.glob(pattern))[0]
+        out.append((model, path.read_bytes().split(b"\n")[0]))
+    return out
+
+
+def test_every_example_line_reads_the_same(example_src: Path) -> None:
+    for pattern, model in SOURCES:
+        paths = sorted(example_src.glob(pattern))
+        assert paths, pattern
+        for path in paths:
+            for line in path.read_bytes().splitlines():
+                fast, slow = _both(model, line)
+                assert fast is not None and fast == slow
+                assert type(fast) is model
+
+
+VERSIONS: list[Any] = [1, 2, 0, -1, 2**70, "1", "2", 1.0, 2.0, 1.5, True, False, None, "x"]
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_schema_version_bound_is_the_models(example_src: Path, version: Any) -> None:
+    for model, line in _first_lines(example_src):
+        record = json.loads(line)
+        record["schema_version"] = version
+        fast, slow = _both(model, json.dumps(record).encode())
+        assert fast == slow
+        assert (fast is not None) == (version in (1, "1", 1.0, True))
+
+
+def test_a_newer_version_is_still_explained_by_the_model() -> None:
+    line = (
+        b'{"schema_version":2,"judge":"j","family":"f","probe":"p","expected":"pass","got":"pass"}'
+    )
+    with pytest.raises(ValidationError, match="less than or equal to 1"):
+        json_validator(Qualification).validate_json(line)
+    with pytest.raises(ValidationError, match="schema_version 2 is newer than this probepress"):
+        Qualification.model_validate_json(line)
+
+
+def test_the_models_schema_is_untouched() -> None:
+    before = Draw.model_json_schema()
+    json_validator(Draw)
+    assert Draw.model_json_schema() == before
+    assert "maximum" not in before["properties"]["schema_version"]
+
+
+JUNK = [b"", b" ", b"\xff", b"\xc3", b"\xed\xa0\x80", b"{", b"}", b",", b'"', b"\\u", b"0", b"2"]
+JUNK += [b"null", b'"x":1,', b'"schema_version":2,', b'"response":"a",', b'"tier":0,']
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    index=st.integers(0, len(SOURCES) - 1),
+    edits=st.lists(
+        st.tuples(st.integers(0, 600), st.integers(0, 3), st.sampled_from(JUNK)), max_size=3
+    ),
+)
+def test_damaged_lines_read_the_same(
+    example_src: Path, index: int, edits: list[tuple[int, int, bytes]]
+) -> None:
+    model, line = _first_lines(example_src)[index]
+    damaged = bytearray(line)
+    for at, cut, insert in edits:
+        damaged[at : at + cut] = insert
+    fast, slow = _both(model, bytes(damaged))
+    assert fast == slow
