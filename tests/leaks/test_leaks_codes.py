@@ -11,7 +11,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.leaks.codes import TokenCodes, code_of
+from generator.leaks.codes import CodeTable, TokenCodes, code_of, screen_of
 from generator.leaks.index import LINE_ID, PAGE_ID, UNKNOWN
 from generator.leaks.normalise import LINE, PAGE, normalise, tokenize
 from tests.leaks import reference
@@ -98,11 +98,35 @@ def test_token_ids_on_any_text(text: str, other: str) -> None:
 
 def test_codes_never_collide() -> None:
     """Codes are exact: no two different tokens share one, whatever their length."""
-    words = ["a", "z", "0", "aa", "a0", "0a", "abcdefghi", "abcdefgh", "é", "中", "\U00020001"]
+    words = ["a", "z", "0", "aa", "a0", "0a", "abcdefgh", "abcdefg", "é", "中", "\U00020001"]
     codes = [code_of(w) for w in words]
-    assert len(set(codes)) == len(words)
-    assert code_of("abcdefghij") is None and code_of("né") is None
-    assert max(c for c in codes if c is not None and c < 1 << 63) < 1 << 63
+    assert None not in codes and len(set(codes)) == len(words)
+    assert code_of("abcdefghi") is None and code_of("né") is None
+    assert [c >= 1 << 63 for c in codes if c is not None] == [False] * 8 + [True] * 3
+
+
+def test_long_and_non_ascii_words_pass_their_screen() -> None:
+    """Words without a code are found through the screen, however long."""
+    words = ["abcdefghi", "abcdefghij", "abcdefghik", "né", "naïve", "résumé", "x" * 300]
+    vocab = _vocab(words)
+    text = "abcdefghi abcdefghij abcdefghix abcdefghik né ne naïve résumé " + "x" * 300
+    expected = [vocab.get(t, UNKNOWN) for t in text.split()]
+    assert TokenCodes(vocab, UNKNOWN).ids(text).tolist() == expected
+    assert screen_of("abcdefghij") != screen_of("abcdefghi")
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    codes=st.sets(st.integers(1, 2**64 - 1), max_size=300),
+    others=st.lists(st.integers(0, 2**64 - 1), max_size=300),
+)
+def test_code_table_finds_exactly_its_codes(codes: set[int], others: list[int]) -> None:
+    # Codes that differ only in their low bits share a home slot: long probe runs.
+    keys = sorted(codes | {(c >> 8 << 8) | 1 for c in codes if c >> 8})
+    table = CodeTable(np.array(keys, dtype=np.uint64), np.arange(len(keys), dtype=np.int64))
+    queries = keys[::-1] + others
+    expected = [keys.index(q) if q in keys else -1 for q in queries]
+    assert table.get(np.array(queries, dtype=np.uint64), -1).tolist() == expected
 
 
 def test_reserved_entries_are_never_matched_by_text() -> None:
