@@ -160,14 +160,14 @@ class LeakIndex:
         prefix = prefix_sums(mix(ids), self._powers)
         # A window holding a token no secret has cannot match (secret tokens are never
         # UNKNOWN), so only windows within runs of known tokens are hashed and looked up.
-        known_run = _known_runs(ids)
+        narrowest = min((table.width for table in self.tables), default=1)
+        candidates, known = _known_windows(ids, narrowest)
         for table_no, table in enumerate(self.tables):
             width = table.width
             first = max(0, first_new - width + 1)
             if len(ids) - width < first or not len(table.hashes):
                 continue
-            starts = np.arange(first, len(ids) - width + 1, dtype=np.int64)
-            starts = starts[known_run[starts] >= width]
+            starts = candidates[(known >= width) & (candidates >= first)]
             where, lo, hi = table.lookup(window_hashes(prefix, self._powers, width, starts))
             counts = hi - lo
             # Expand each match to all its postings (windows shared by several secrets).
@@ -218,12 +218,19 @@ class LeakIndex:
         return scan_file(self, Path(path))
 
 
-def _known_runs(ids: I64) -> I64:
-    """For each position, how many tokens from there on are known (not ``UNKNOWN``)."""
-    size = len(ids)
-    unknown_at = np.where(ids == UNKNOWN, np.arange(size, dtype=np.int64), size)
-    next_unknown = np.minimum.accumulate(unknown_at[::-1])[::-1]
-    return next_unknown - np.arange(size, dtype=np.int64)
+def _known_windows(ids: I64, width: int) -> tuple[I64, I64]:
+    """Every position where at least ``width`` known tokens (not ``UNKNOWN``) start, and
+    how many known tokens start there: ``(positions, counts)``."""
+    unknown = np.flatnonzero(ids == UNKNOWN)
+    begins = np.concatenate([[0], unknown + 1])
+    ends = np.append(unknown, len(ids))
+    wide = ends - begins >= width
+    begins, ends = begins[wide], ends[wide]
+    counts = ends - begins - width + 1
+    offsets = np.arange(int(counts.sum()), dtype=np.int64)
+    offsets -= np.repeat(np.cumsum(counts) - counts, counts)
+    positions = np.repeat(begins, counts) + offsets
+    return positions, np.repeat(ends, counts) - positions
 
 
 def _tables(token_ids: I32, starts: I64, lengths: I64, window: int) -> tuple[Table, ...]:

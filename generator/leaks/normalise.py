@@ -59,7 +59,10 @@ NO_SPACE_RANGES = (
 )
 """Code point ranges of scripts written without spaces: one token per character."""
 _NO_SPACE = "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in NO_SPACE_RANGES)
-_INVISIBLE = re.compile("[\u00ad\u180e\u200b-\u200d\u2060\ufeff]+")
+INVISIBLE = "\u00ad\u180e\u200b\u200c\u200d\u2060\ufeff"
+"""Format characters deleted in step 2: soft hyphen, Mongolian vowel separator, zero-width
+space, non-joiner and joiner, word joiner, BOM."""
+_INVISIBLE = re.compile(f"[{INVISIBLE}]+")
 _TOKEN = re.compile(rf"[\n\f]|[{_NO_SPACE}]|[^\W_{_NO_SPACE}]+")
 _TOKEN_ASCII = re.compile(r"[a-z0-9]+|[\n\f]")
 _BREAK_JUNK = re.compile("[-\u2010\u2011 \t\r\n]+")
@@ -141,45 +144,35 @@ def _fold(text: str) -> str:
     return _drop_marks(_INVISIBLE.sub("", text))
 
 
-def _inert(char: str) -> bool:
-    """True when steps 1-3 leave ``char`` as it is, whatever surrounds it.
-
-    NFKC leaves a string of such characters alone: each is its own normal form, a
-    starter (combining class 0) and never the second of a composed pair (those are
-    marks and conjoining jamo, both excluded).
-    """
-    cp = ord(char)
-    return (
-        unicodedata.normalize("NFKC", char) == char
-        and unicodedata.combining(char) == 0
-        and not unicodedata.category(char).startswith(("M", "Cs"))
-        and not _INVISIBLE.match(char)
-        and not any(lo <= cp <= hi for lo, hi in _JAMO_SPANS)
-    )
-
-
-def _lowers(char: str) -> bool:
-    """True when steps 1-3 turn ``char`` into ``char.lower()``, in any text of such
-    characters: ``casefold`` and ``lower`` agree on it, and both it and its lower case
-    are inert. Capital sigma is excluded: ``lower`` looks at its neighbours."""
-    if char.isascii():
-        return True
-    low = char.lower()
-    return (
-        char != "\u03a3"
-        and len(low) == 1
-        and char.casefold() == low
-        and _inert(char)
-        and _inert(low)
-    )
-
-
 @cache
 def _lowers_table() -> npt.NDArray[np.bool_]:
-    """``_lowers`` of every UTF-16 code unit (built on first use; surrogates are False,
-    so characters above the BMP always take the full steps)."""
-    chars = map(chr, range(0x10000))
-    return np.fromiter(map(_lowers, chars), dtype=np.bool_, count=0x10000)
+    """For every UTF-16 code unit: True when steps 1-3 turn the character into
+    ``char.lower()``, in any text of such characters (built on first use, ~40 ms).
+
+    Such a character and its lower case are *inert*: each is its own NFKC form, a
+    starter (combining class 0), not a mark or a conjoining jamo (the only characters
+    NFKC composes with what precedes them), not invisible; and ``casefold`` agrees with
+    ``lower`` on it. NFKC leaves a string of inert characters alone, so steps 1-3 on
+    it are just ``lower()``. Capital sigma is excluded (``lower`` looks at its
+    neighbours), and so are surrogates: characters above the BMP take the full steps.
+    """
+    chars = list(map(chr, range(0x10000)))
+    count = len(chars)
+    inert = np.fromiter((unicodedata.is_normalized("NFKC", c) for c in chars), np.bool_, count)
+    inert &= np.array(list(map(unicodedata.combining, chars))) == 0
+    special = frozenset({"Mn", "Mc", "Me", "Cs"}).__contains__
+    inert &= ~np.fromiter(map(special, map(unicodedata.category, chars)), np.bool_, count)
+    for lo, hi in _JAMO_SPANS:
+        inert[lo : hi + 1] = False
+    inert[[ord(char) for char in INVISIBLE]] = False
+    lows = list(map(str.lower, chars))
+    low = np.fromiter((ord(c) if len(c) == 1 else 0 for c in lows), np.int64, count)
+    table = inert & (low > 0) & (low < count)
+    table &= np.fromiter(map(str.__eq__, lows, map(str.casefold, chars)), np.bool_, count)
+    table[table] &= inert[low[table]]
+    table[ord("\u03a3")] = False
+    table[:128] = True
+    return table
 
 
 def _fold_lines(lines: list[str]) -> list[str]:
