@@ -14,8 +14,16 @@ from typing import NamedTuple
 
 from generator.checks import run_check
 from generator.hashing import sha256_text
+from generator.models.bank import NumberCheck, PatternCheck
 from generator.models.bundle import BUNDLE_FILES, BundleManifest
-from generator.models.records import Draw, PanelVote, PrivateResponse, Qualification, Verdict
+from generator.models.records import (
+    LOST_STATUSES,
+    Draw,
+    PanelVote,
+    PrivateResponse,
+    Qualification,
+    Verdict,
+)
 from generator.store.bank import Bank
 from generator.store.jsonl import (
     Bounds,
@@ -144,61 +152,68 @@ def _read_draws(
     private = (
         _private_texts(layout, volume, bundle.slug, bounds, problems) if bank.private else None
     )
+    # Per-record work is kept to local names: this loop runs once per draw of the volume.
+    heldout = bank.heldout
+    checks: dict[str, NumberCheck | PatternCheck | None] = {}
     append = bundle.draws.append
     for line, draw in iter_jsonl(
         bundle.directory / "draws.jsonl", Draw, shown, problems, bounds, result
     ):
-        key = _key(draw)
-        text = draw.response
-        heldout = bank.is_heldout(draw.item)
-        if heldout and draw.response is not None:
-            problems.add(
-                shown,
-                line,
-                "heldout-text-in-bundle",
-                f"held-out item {draw.item} carries response text; store only response_sha256",
-            )
-            text = None
-        if not heldout and draw.response_sha256 is not None:
-            problems.add(
-                shown, line, "public-hash-only", f"public item {draw.item} needs its response text"
-            )
-        if heldout and private is not None and draw.response_sha256 is not None:
-            text = private.get(key)
-            if text is None:
+        item = draw.item
+        key = _new_key((item, draw.half, draw.draw))
+        text = response = draw.response
+        response_sha256 = draw.response_sha256
+        statuses = tuple([a.status for a in draw.attempts])
+        lost = statuses[-1] in LOST_STATUSES  # Draw.lost, without two property calls
+        if item in heldout:
+            if response is not None:
                 problems.add(
                     shown,
                     line,
-                    "private-missing",
-                    "held-out response is missing from the private store",
-                )
-            elif sha256_text(text) != draw.response_sha256:
-                problems.add(
-                    shown, line, "private-hash", "private response does not match response_sha256"
+                    "heldout-text-in-bundle",
+                    f"held-out item {item} carries response text; store only response_sha256",
                 )
                 text = None
-        tier0: bool | None = None
-        lost = draw.lost
-        if text is not None and not lost:
-            tier0 = tier0_memo.get((draw.item, text))
-            if tier0 is None:
-                item = bank.full_item(draw.item)
-                if item is not None and item.check is not None:
-                    tier0 = run_check(item.check, text)
-                    if len(text) <= MEMO_CHARS:
-                        tier0_memo[(draw.item, text)] = tier0
-        append(
-            _new_draw(
-                (
-                    line,
-                    key,
-                    tuple([a.status for a in draw.attempts]),
-                    lost,
-                    draw.response is not None or draw.response_sha256 is not None,
-                    tier0,
-                )
+            if private is not None and response_sha256 is not None:
+                text = _private_text(private, key, response_sha256, shown, line, problems)
+        elif response_sha256 is not None:
+            problems.add(
+                shown, line, "public-hash-only", f"public item {item} needs its response text"
             )
+        tier0: bool | None = None
+        if text is not None and not lost:
+            tier0 = tier0_memo.get((item, text))
+            if tier0 is None:
+                if item not in checks:
+                    full = bank.full_item(item)
+                    checks[item] = full.check if full is not None else None
+                check = checks[item]
+                if check is not None:
+                    tier0 = run_check(check, text)
+                    if len(text) <= MEMO_CHARS:
+                        tier0_memo[(item, text)] = tier0
+        has_text = response is not None or response_sha256 is not None
+        append(_new_draw((line, key, statuses, lost, has_text, tier0)))
+
+
+def _private_text(
+    private: dict[DrawKey, str],
+    key: DrawKey,
+    response_sha256: str,
+    shown: str,
+    line: int,
+    problems: Problems,
+) -> str | None:
+    """The held-out response of ``key`` from the private store, when it matches its hash."""
+    text = private.get(key)
+    if text is None:
+        problems.add(
+            shown, line, "private-missing", "held-out response is missing from the private store"
         )
+    elif sha256_text(text) != response_sha256:
+        problems.add(shown, line, "private-hash", "private response does not match response_sha256")
+        return None
+    return text
 
 
 def scan_bundle(
@@ -258,12 +273,14 @@ def scan_bundle(
         elif name == "verdicts.jsonl":
             verdicts = bundle.verdicts
             for line, v in iter_jsonl(path, Verdict, shown, problems, bounds, result):
-                row = (line, _key(v), v.tier, v.grader, v.verdict, v.borderline, bool(v.evidence))
+                key = _new_key((v.item, v.half, v.draw))
+                row = (line, key, v.tier, v.grader, v.verdict, v.borderline, bool(v.evidence))
                 verdicts.append(_new_verdict(row))
         elif name == "panel.jsonl":
             panel = bundle.panel
             for line, p in iter_jsonl(path, PanelVote, shown, problems, bounds, result):
-                panel.append(_new_vote((line, _key(p), p.judge, p.family, p.vote, p.why)))
+                key = _new_key((p.item, p.half, p.draw))
+                panel.append(_new_vote((line, key, p.judge, p.family, p.vote, p.why)))
         elif name == "qualification.jsonl":
             for line, q in iter_jsonl(path, Qualification, shown, problems, bounds, result):
                 bundle.qualification.append(QualificationRow(line, q))

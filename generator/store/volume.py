@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import gc
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from generator.errors import InputError, UsageError
@@ -96,16 +98,35 @@ def load_volume(
         raise InputError(f"cannot read volume {volume_id}:", problems.items)
     data = VolumeData(layout=layout, volume=volume, bank=bank)
     tier0_memo: Tier0Memo = {}
-    for candidate in volume.candidates:
-        slug = candidate_slug(candidate.api)
-        if progress is not None:
-            progress(slug)
-        if slug in data.bundles:
-            continue  # a duplicate candidate is the naming gate's finding
-        bundle = scan_bundle(layout, volume_id, slug, bank, bounds, problems, tier0_memo)
-        if bundle is not None:
-            data.bundles[slug] = bundle
+    with _collector_paused():
+        for candidate in volume.candidates:
+            slug = candidate_slug(candidate.api)
+            if progress is not None:
+                progress(slug)
+            if slug in data.bundles:
+                continue  # a duplicate candidate is the naming gate's finding
+            bundle = scan_bundle(layout, volume_id, slug, bank, bounds, problems, tier0_memo)
+            if bundle is not None:
+                data.bundles[slug] = bundle
     data.problems = problems.items
     if strict and problems:
         raise InputError(f"cannot read volume {volume_id}:", problems.items)
     return data
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while bundles are read.
+
+    Rows are named tuples, which CPython never untracks, so every full collection during a
+    load walks all the rows read so far: about a sixth of the load's time at 60 candidates.
+    Reading leaves no reference cycles behind (even on bad files), so nothing is lost by
+    collecting later; the collector resumes as it was, also when reading fails.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
