@@ -24,15 +24,22 @@ class RatedDraw:
     votes: tuple[str | None, ...]
 
 
+def categories(data: VolumeData) -> dict[str, str]:
+    """Every bank item's category, by item id (public and held out)."""
+    bank = data.bank
+    return {i: m.category for i, m in [*bank.heldout.items(), *bank.public.items()]}
+
+
 def reproduce_sample(data: VolumeData, bundle: BundleData) -> PanelSample:
     """The panel sample the recorded seed implies for ``bundle``."""
     thresholds = data.volume.thresholds
+    category = categories(data)
     eligible = [
         Eligible(
             v.key.item,
             v.key.half,
             v.key.draw,
-            data.bank.meta(v.key.item).category,
+            category[v.key.item],
             v.borderline,
             v.verdict == "grader_refused",
         )

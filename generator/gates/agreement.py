@@ -18,7 +18,7 @@ from dataclasses import asdict, fields
 
 from generator import cache
 from generator.gates.base import Findings, GateContext, GateResult
-from generator.panel import rated_draws, reproduce_sample
+from generator.panel import categories, rated_draws, reproduce_sample
 from generator.stats.agreement import AgreementResult, gwet_ac1
 from generator.stats.errors import StatsError
 
@@ -60,6 +60,7 @@ def check(ctx: GateContext) -> GateResult:
     """Run the agreement gate."""
     out = Findings(NAME)
     ratings: list[tuple[str | None, ...]] = []
+    category = categories(ctx.data)
     for bundle in ctx.bundles():
         path = ctx.shown(bundle, "panel.jsonl")
         sample = reproduce_sample(ctx.data, bundle)
@@ -115,12 +116,9 @@ def check(ctx: GateContext) -> GateResult:
                     f"{_label(key)} has {n} vote(s) from {len(by_judge[key])} judge(s); every "
                     f"seated judge votes once",
                 )
+        covered_by: Counter[str] = Counter(category[k[0]] for k in recorded if k in sample.why)
         for stratum, (size, quota) in sorted(sample.strata.items()):
-            covered = sum(
-                1
-                for k in recorded
-                if k in sample.why and ctx.data.bank.meta(k[0]).category == stratum
-            )
+            covered = covered_by[stratum]
             if covered < quota:
                 out.add(
                     "stratum-coverage",

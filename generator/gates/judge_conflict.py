@@ -11,9 +11,25 @@ from __future__ import annotations
 
 from generator.gates.base import Findings, GateContext, GateResult
 from generator.jury import conflict, qualification_outcomes
+from generator.models.bundle import Candidate
 from generator.models.volume import Judge
 
 NAME = "judge-conflict"
+
+
+class _Conflicts:
+    """``conflict`` of a judge (api, family) with one candidate, decided once per pair:
+    a volume has tens of thousands of verdicts but a handful of judges."""
+
+    def __init__(self, candidate: Candidate) -> None:
+        self.candidate = candidate
+        self.known: dict[tuple[str, str | None], str | None] = {}
+
+    def __call__(self, api: str, family: str | None) -> str | None:
+        if (api, family) not in self.known:
+            judge = Judge(api=api, family=family) if family else None
+            self.known[(api, family)] = conflict(judge, self.candidate) if judge else None
+        return self.known[(api, family)]
 
 
 def check(ctx: GateContext) -> GateResult:
@@ -29,11 +45,11 @@ def check(ctx: GateContext) -> GateResult:
         )
         vpath = ctx.shown(bundle, "verdicts.jsonl")
         reported: set[tuple[str, str]] = set()
+        conflict_of = _Conflicts(candidate)
         for v in bundle.verdicts:
             if v.grader is None:
                 continue
-            family = families.get(v.grader)
-            why = conflict(Judge(api=v.grader, family=family), candidate) if family else None
+            why = conflict_of(v.grader, families.get(v.grader))
             if why is not None and ("verdict", v.grader) not in reported:
                 reported.add(("verdict", v.grader))
                 out.add(
@@ -72,8 +88,7 @@ def check(ctx: GateContext) -> GateResult:
         voted: set[tuple[str, str, int]] = set()
         for vote in bundle.panel:
             voted.add(vote.key)
-            judge = Judge(api=vote.judge, family=vote.family)
-            why = conflict(judge, candidate)
+            why = conflict_of(vote.judge, vote.family)
             if why is not None and ("vote", vote.judge) not in reported:
                 reported.add(("vote", vote.judge))
                 out.add(

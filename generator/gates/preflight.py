@@ -49,13 +49,14 @@ def _schedule(ctx: GateContext, bundle: BundleData, out: Findings) -> None:
             )
         else:
             seen[key] = row.line
+    # Plain tuples hash and compare like DrawKeys, and are much cheaper to build.
     expected = [
-        DrawKey(item, half, n)
+        (item, half, n)
         for item in ctx.items
         for half in protocol.halves
         for n in range(1, protocol.draws_per_half + 1)
     ]
-    missing = [k for k in expected if k not in seen]
+    missing = [DrawKey(*k) for k in expected if k not in seen]
     if missing:
         shown = ", ".join(f"{k.item} {k.half}{k.draw}" for k in missing[:LISTED])
         more = f" and {len(missing) - LISTED} more" if len(missing) > LISTED else ""
