@@ -244,7 +244,7 @@ class CodeTable:
         while len(todo):
             slots[todo] = (slots[todo] + 1) & self._last
             keys = np.take(self._keys, slots[todo])
-            hit = keys == codes[todo]
+            hit = (keys == codes[todo]) & (keys != 0)
             found[todo[hit]] = np.take(self._ids, slots[todo[hit]])
             todo = todo[~hit & (keys != 0)]
         return found

@@ -145,16 +145,16 @@ def _fold(text: str) -> str:
 
 
 @cache
-def _lowers_table() -> npt.NDArray[np.bool_]:
+def _casefolds_table() -> npt.NDArray[np.bool_]:
     """For every UTF-16 code unit: True when steps 1-3 turn the character into
-    ``char.lower()``, in any text of such characters (built on first use, ~40 ms).
+    ``char.casefold()``, in any text of such characters (built on first use, ~40 ms).
 
-    Such a character and its lower case are *inert*: each is its own NFKC form, a
-    starter (combining class 0), not a mark or a conjoining jamo (the only characters
-    NFKC composes with what precedes them), not invisible; and ``casefold`` agrees with
-    ``lower`` on it. NFKC leaves a string of inert characters alone, so steps 1-3 on
-    it are just ``lower()``. Capital sigma is excluded (``lower`` looks at its
-    neighbours), and so are surrogates: characters above the BMP take the full steps.
+    Such a character and every character of its case fold are *inert*: each is its own
+    NFKC form, a starter (combining class 0), not a mark or a conjoining jamo (the only
+    characters NFKC composes with what precedes them), not invisible. NFKC leaves a
+    string of inert characters alone and ``casefold`` works character by character, so
+    steps 1-3 on such a string are just ``casefold()``. Surrogates are False:
+    characters above the BMP take the full steps.
     """
     chars = list(map(chr, range(0x10000)))
     count = len(chars)
@@ -165,27 +165,28 @@ def _lowers_table() -> npt.NDArray[np.bool_]:
     for lo, hi in _JAMO_SPANS:
         inert[lo : hi + 1] = False
     inert[[ord(char) for char in INVISIBLE]] = False
-    lows = list(map(str.lower, chars))
-    low = np.fromiter((ord(c) if len(c) == 1 else 0 for c in lows), np.int64, count)
-    table = inert & (low > 0) & (low < count)
-    table &= np.fromiter(map(str.__eq__, lows, map(str.casefold, chars)), np.bool_, count)
-    table[table] &= inert[low[table]]
-    table[ord("\u03a3")] = False
+    folds = list(map(str.casefold, chars))
+    points = np.frombuffer("".join(folds).encode("utf-32-le", "surrogatepass"), np.uint32)
+    sizes = np.fromiter(map(len, folds), np.int64, count)
+    inert_points = np.append(inert, False)[np.minimum(points, count)]
+    starts = np.cumsum(sizes) - sizes
+    table: npt.NDArray[np.bool_] = inert & np.logical_and.reduceat(inert_points, starts)
     table[:128] = True
     return table
 
 
 def _fold_lines(lines: list[str]) -> list[str]:
-    """Steps 1-3 on each line: ``lower()`` where that is the same, ``_fold`` elsewhere."""
-    folded = [line.lower() for line in lines]
+    """Steps 1-3 on each line: ``lower()`` on ASCII lines, ``casefold()`` on most others
+    (see ``_casefolds_table``), the full ``_fold`` on the rest."""
+    folded = [line.lower() if line.isascii() else line.casefold() for line in lines]
     others = [n for n, line in enumerate(lines) if not line.isascii()]
     if not others:
         return folded
     # One table look-up over all non-ASCII lines finds the few that need more than
-    # lower(): compatibility forms, marks, invisible characters, special casing.
+    # casefold(): compatibility forms, marks, invisible characters, astral characters.
     text = "\n".join(lines[n] for n in others)
     units = np.frombuffer(text.encode("utf-16-le", "surrogatepass"), dtype=np.uint16)
-    odd = np.flatnonzero(~_lowers_table()[units])
+    odd = np.flatnonzero(~_casefolds_table()[units])
     if len(odd):
         breaks = np.flatnonzero(units == ord("\n"))
         for line in np.unique(np.searchsorted(breaks, odd)).tolist():
@@ -201,9 +202,9 @@ def _safe_end(line: str) -> bool:
 def normalise(text: str) -> str:
     """Apply steps 1-4 of the module docstring; line breaks are kept, one for one.
 
-    Steps 1-3 never act across a line break, and on most lines (all-ASCII ones, and
-    those whose other characters are already in normal form and only need their case
-    lowered) they are just ``lower()``: only the other lines pay for Unicode
+    Steps 1-3 never act across a line break, and on most lines they are just
+    ``lower()`` (all-ASCII lines) or ``casefold()`` (lines whose characters are in
+    normal form and stay so when case-folded): only the other lines pay for Unicode
     normalisation. Step 4 then runs on the whole text.
 
     Args:

@@ -22,8 +22,8 @@ from generator.leaks.index import LINE_ID, PAGE_ID, UNKNOWN
 from generator.leaks.normalise import (
     LINE,
     PAGE,
+    _casefolds_table,
     _fold,
-    _lowers_table,
     normalise,
     tokenize,
 )
@@ -179,45 +179,38 @@ def _inert(char: str) -> bool:
     )
 
 
-def _lowers(char: str) -> bool:
-    """The definition of ``_lowers_table``, one character at a time."""
-    if char.isascii():
-        return True
-    low = char.lower()
-    return (
-        char != "\u03a3"
-        and len(low) == 1
-        and char.casefold() == low
-        and _inert(char)
-        and _inert(low)
-    )
+def _casefolds(char: str) -> bool:
+    """The definition of ``_casefolds_table``, one character at a time."""
+    return char.isascii() or (_inert(char) and all(map(_inert, char.casefold())))
 
 
-def test_lowering_table_is_its_definition() -> None:
-    table = _lowers_table()
-    assert [cp for cp in range(0x10000) if table[cp] != _lowers(chr(cp))] == []
+def test_casefold_table_is_its_definition() -> None:
+    table = _casefolds_table()
+    assert [cp for cp in range(0x10000) if table[cp] != _casefolds(chr(cp))] == []
 
 
-def test_lowering_characters_fold_to_their_lower_case() -> None:
-    """Every BMP character the fast path only lowers folds, alone, to ``lower()``."""
-    table = _lowers_table()
+def test_casefolding_characters_fold_to_their_case_fold() -> None:
+    """Every BMP character the fast path only case-folds folds, alone, to ``casefold()``;
+    ASCII ones to ``lower()`` too."""
+    table = _casefolds_table()
     for cp in range(0x10000):
         if table[cp]:
             char = chr(cp)
-            assert _fold(char) == char.lower(), f"U+{cp:04X}"
+            assert _fold(char) == char.casefold(), f"U+{cp:04X}"
+    assert all(chr(cp).lower() == chr(cp).casefold() for cp in range(128))
 
 
-def test_no_lowering_character_composes_with_what_precedes_it() -> None:
+def test_no_case_folding_character_composes_with_what_precedes_it() -> None:
     """NFKC composes a starter with a following character only if that character is the
-    second of a canonical pair (or a conjoining jamo); none of those is lowered alone,
-    so a line of lowered characters is already in normal form."""
+    second of a canonical pair (or a conjoining jamo); none of those is case-folded alone,
+    so a line of case-folded characters is already in normal form."""
     seconds = set()
     for cp in range(0x110000):
         parts = unicodedata.decomposition(chr(cp)).split()
         if len(parts) == 2 and not parts[0].startswith("<"):
             seconds.add(int(parts[1], 16))
     seconds.update(range(0x1161, 0x1176), range(0x11A8, 0x11C3))
-    table = _lowers_table()
-    lowered = {ord(chr(cp).lower()) for cp in range(0x10000) if table[cp]}
+    table = _casefolds_table()
+    folded = {ord(c) for cp in range(0x10000) if table[cp] for c in chr(cp).casefold()}
     assert not [f"U+{cp:04X}" for cp in sorted(seconds) if cp < 0x10000 and table[cp]]
-    assert not [f"U+{cp:04X}" for cp in sorted(seconds & lowered)]
+    assert not [f"U+{cp:04X}" for cp in sorted(seconds & folded)]
