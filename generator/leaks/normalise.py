@@ -186,7 +186,7 @@ def _fold_lines(lines: list[str]) -> list[str]:
     # casefold(): compatibility forms, marks, invisible characters, astral characters.
     text = "\n".join(lines[n] for n in others)
     units = np.frombuffer(text.encode("utf-16-le", "surrogatepass"), dtype=np.uint16)
-    odd = np.flatnonzero(~_casefolds_table()[units])
+    odd = np.flatnonzero(~np.take(_casefolds_table(), units))
     if len(odd):
         breaks = np.flatnonzero(units == ord("\n"))
         for line in np.unique(np.searchsorted(breaks, odd)).tolist():

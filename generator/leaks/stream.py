@@ -17,7 +17,7 @@ from typing import NamedTuple
 import numpy as np
 
 from generator.leaks.extract import Format, decode_escapes, html_to_text, safe_cut
-from generator.leaks.index import LINE_ID, PAGE_ID, UNKNOWN, LeakIndex
+from generator.leaks.index import LINE_ID, PAGE_ID, LeakIndex
 from generator.leaks.model import Leak
 from generator.leaks.normalise import normalise
 from generator.leaks.shingles import I64, Table
@@ -166,11 +166,14 @@ class DocumentScan:
         ids = self._index.text_ids(normalise(raw))
         is_line = ids == LINE_ID
         is_page = ids == PAGE_ID
+        keep = ~(is_line | is_page)
         lines = self._line + np.cumsum(is_line)
-        pages = self._page + np.cumsum(is_page)
-        self._line += int(is_line.sum())
-        self._page += int(is_page.sum())
-        keep = (ids == UNKNOWN) | (ids > PAGE_ID)
+        if is_page.any():
+            pages = self._page + np.cumsum(is_page)
+        else:
+            pages = np.full(len(ids), self._page, dtype=np.int64)
+        if len(ids):
+            self._line, self._page = int(lines[-1]), int(pages[-1])
         first_new = len(self._ids)
         ids = np.concatenate([self._ids, ids[keep]])
         lines = np.concatenate([self._lines, lines[keep]])
