@@ -83,8 +83,12 @@ def json_validator(model: type[BaseModel]) -> SchemaValidator:
         return model.__pydantic_validator__  # type: ignore[return-value]
     # A SchemaValidator pickles as (class, (core schema, core config, …)).
     schema, config = cast(tuple[Any, tuple[Any, CoreConfig]], validator.__reduce__())[1][:2]
-    # Not prebuilt: a model's own validator would be reused, with its Python check.
-    return SchemaValidator(_core_bounds(schema), config, _use_prebuilt=False)
+    # Not prebuilt: a model's own validator would be reused, with its Python check. A
+    # pydantic-core too old to take the flag builds every part from the schema anyway.
+    try:
+        return SchemaValidator(_core_bounds(schema), config, _use_prebuilt=False)
+    except TypeError:
+        return SchemaValidator(_core_bounds(schema), config)
 
 
 def _core_bounds(node: Any) -> Any:

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel, ValidationError
+from pydantic_core import SchemaValidator
 
 from generator.models.bank import BankItem, HeldOutEntry
 from generator.models.base import json_validator
@@ -108,3 +109,31 @@ def test_damaged_lines_read_the_same(
         damaged[at : at + cut] = insert
     fast, slow = _both(model, bytes(damaged))
     assert fast == slow
+
+
+class _WithoutPrebuiltFlag(type):
+    """A ``SchemaValidator`` as pydantic-core had it before ``_use_prebuilt``."""
+
+    def __instancecheck__(cls, instance: Any) -> bool:
+        return isinstance(instance, SchemaValidator)
+
+    def __call__(cls, schema: Any, config: Any = None, **flags: Any) -> SchemaValidator:
+        if flags:
+            raise TypeError(f"unexpected keyword arguments {sorted(flags)}")
+        return SchemaValidator(schema, config)
+
+
+class _OldSchemaValidator(metaclass=_WithoutPrebuiltFlag):
+    pass
+
+
+def test_an_older_pydantic_core_without_the_prebuilt_flag(monkeypatch: pytest.MonkeyPatch) -> None:
+    from generator.models import base
+
+    monkeypatch.setattr(base, "SchemaValidator", _OldSchemaValidator)
+    validate = base.json_validator.__wrapped__(Qualification).validate_json
+    line = b'{"judge":"j","family":"f","probe":"p","expected":"pass","got":"pass"}'
+    assert validate(line) == Qualification.model_validate_json(line)
+    newer = line.replace(b"{", b'{"schema_version":2,')
+    with pytest.raises(ValidationError):
+        validate(newer)
