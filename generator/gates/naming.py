@@ -9,9 +9,10 @@ frozen file names follow the conventions.
 
 from __future__ import annotations
 
-import json
 import re
 
+from generator.errors import ProbepressError
+from generator.figures import load_registry
 from generator.gates.base import Findings, GateContext, GateResult
 from generator.models.base import slugify
 from generator.models.volume import Volume
@@ -141,10 +142,11 @@ def check(ctx: GateContext) -> GateResult:
     pending = []
     if figures.is_file():
         try:
-            registry = json.loads(figures.read_text("utf-8"))
-        except (OSError, ValueError):
-            registry = {}
-        for fid in sorted(registry.get("figures", {})):
+            # Read (and validated) once per process: the publishing gate reads it too.
+            ids = sorted(load_registry(ctx.layout).figures)
+        except ProbepressError:
+            ids = []  # the publishing gate reports an unreadable registry
+        for fid in ids:
             if not FIGURE_ID.match(fid):
                 out.add(
                     "figure-id",
