@@ -20,7 +20,7 @@ from pathlib import Path
 
 from generator import cache, downloads
 from generator.downloads import DOWNLOADS, public_jsonl, public_jsonl_name
-from generator.gates.base import Findings, GateContext, GateResult
+from generator.gates.base import Finding, Findings, GateContext, GateResult
 from generator.hashing import sha256_file
 from generator.leaks import LeakConfig, LeakIndex, Secret, scan_paths
 from generator.leaks.extract import Format
@@ -162,47 +162,19 @@ def _summary(clean: _CachedClean | None) -> int | None:
     return count if isinstance(count, int) and count >= 0 else None
 
 
-def check(ctx: GateContext) -> GateResult:
-    """Run the holdout gate.
+LEAKS_OPTION = "holdout-leaks"
+"""Gate option: a ``Forked`` computing ``leak_scan`` (``generator.checking`` starts it)."""
+
+
+def leak_scan(ctx: GateContext) -> tuple[list[Finding], list[str]]:
+    """The leak scan proper: findings and notes (needs the private store's texts).
 
     With the result cache on, the index of held-out texts is built only if some file
     has to be scanned, and a file is scanned only if its exact bytes were not already
     scanned clean against exactly these secrets with this code (``generator.cache``).
     """
     out = Findings(NAME)
-    bank = ctx.data.bank
     notes: list[str] = []
-    for bundle in ctx.bundles():
-        held = [row for row in bundle.draws if bank.is_heldout(row.key.item)]
-        endpoint = bundle.manifest.endpoint
-        if held and not endpoint.no_training:
-            out.add(
-                "training-endpoint",
-                ctx.shown(bundle, "bundle.json"),
-                None,
-                f"{len(held)} held-out draws went through an endpoint not declared no-training "
-                f"({endpoint.gateway} / {endpoint.serving_provider})",
-                "run held-out items only through no-training endpoints",
-            )
-        path = ctx.shown(bundle, "verdicts.jsonl")
-        for v in bundle.verdicts:
-            if v.has_evidence and bank.is_heldout(v.key.item):
-                out.add(
-                    "heldout-evidence",
-                    path,
-                    v.line,
-                    f"the verdict on held-out {v.key.item} carries an evidence quote",
-                    "keep evidence for held-out items in the private store",
-                )
-    if not bank.private:
-        out.add(
-            "no-private-store",
-            str(ctx.layout.private),
-            None,
-            "held-out texts are not available, so nothing can be scanned for leaks",
-            "pass --private DIR or set PROBEPRESS_PRIVATE",
-        )
-        return out.result()
     config = LeakConfig()
     store = ctx.layout.cache
     clean = _CachedClean(store, secrets_key(ctx, config)) if store is not None else None
@@ -244,5 +216,48 @@ def check(ctx: GateContext) -> GateResult:
             f"{leak.excerpt_len} characters)",
             "remove the held-out text; held-out items are published by id only",
         )
+    return out.items, notes
+
+
+def check(ctx: GateContext) -> GateResult:
+    """Run the holdout gate."""
+    out = Findings(NAME)
+    bank = ctx.data.bank
+    notes: list[str] = []
+    for bundle in ctx.bundles():
+        held = [row for row in bundle.draws if bank.is_heldout(row.key.item)]
+        endpoint = bundle.manifest.endpoint
+        if held and not endpoint.no_training:
+            out.add(
+                "training-endpoint",
+                ctx.shown(bundle, "bundle.json"),
+                None,
+                f"{len(held)} held-out draws went through an endpoint not declared no-training "
+                f"({endpoint.gateway} / {endpoint.serving_provider})",
+                "run held-out items only through no-training endpoints",
+            )
+        path = ctx.shown(bundle, "verdicts.jsonl")
+        for v in bundle.verdicts:
+            if v.has_evidence and bank.is_heldout(v.key.item):
+                out.add(
+                    "heldout-evidence",
+                    path,
+                    v.line,
+                    f"the verdict on held-out {v.key.item} carries an evidence quote",
+                    "keep evidence for held-out items in the private store",
+                )
+    if not bank.private:
+        out.add(
+            "no-private-store",
+            str(ctx.layout.private),
+            None,
+            "held-out texts are not available, so nothing can be scanned for leaks",
+            "pass --private DIR or set PROBEPRESS_PRIVATE",
+        )
+        return out.result()
+    leaks = ctx.options.get(LEAKS_OPTION)
+    found, scan_notes = leaks.result() if leaks is not None else leak_scan(ctx)
+    out.items.extend(found)
+    notes.extend(scan_notes)
     _downloads(ctx, out)
     return out.result(notes=notes)
