@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from generator.checks import run_check
 from generator.hashing import sha256_text
@@ -24,6 +24,7 @@ from generator.models.records import (
     Qualification,
     Verdict,
 )
+from generator.store import rows
 from generator.store.bank import Bank
 from generator.store.jsonl import (
     Bounds,
@@ -216,6 +217,10 @@ def _private_text(
     return text
 
 
+_CACHED = ("draws.jsonl", "verdicts.jsonl", "panel.jsonl")
+"""The bundle files whose rows the result cache restores (``generator.store.rows``)."""
+
+
 def scan_bundle(
     layout: Layout,
     volume: str,
@@ -224,12 +229,56 @@ def scan_bundle(
     bounds: Bounds,
     problems: Problems,
     tier0_memo: Tier0Memo | None = None,
+    bank_key: str | None = None,
+    remember: list[tuple[str, bytes]] | None = None,
 ) -> BundleData | None:
     """Validate and summarise ``bundles/<volume>/<slug>/``; report every problem.
 
-    ``tier0_memo`` may be shared by the bundles of one volume (same bank).
+    ``tier0_memo`` may be shared by the bundles of one volume (same bank). With
+    ``bank_key`` (``rows.bank_key``) and the result cache on, a bundle whose exact bytes
+    read without problems before is restored from the cache (``generator.store.rows``);
+    one read in full without problems is added to ``remember`` as a cache entry (stored
+    by the caller, ``load_volume`` only once the whole volume read without problems).
     """
     tier0_memo = {} if tier0_memo is None else tier0_memo
+    reported = len(problems.items)
+    store = layout.cache if bank_key is not None else None
+    found = (
+        rows.bundle_key(layout, volume, slug, bank_key, bool(bank.private), bounds)
+        if store is not None and bank_key is not None
+        else None
+    )
+    restored = None
+    if store is not None and found is not None:
+        raw = store.get(rows.NAMESPACE, found[0])
+        if raw is not None:
+            restored = rows.restore(raw, DrawKey, DrawRow, VerdictRow, PanelRow)
+    bundle = _scan(layout, volume, slug, bank, bounds, problems, tier0_memo, restored)
+    if (
+        remember is not None
+        and found is not None
+        and restored is None
+        and bundle is not None
+        and len(problems.items) == reported
+        and all(found[1].get(n) == d for n, d in bundle.file_sha256.items())
+    ):
+        entry = rows.dump(bundle.draws, bundle.verdicts, bundle.panel, bundle.file_sha256)
+        remember.append((found[0], entry))
+    return bundle
+
+
+def _scan(
+    layout: Layout,
+    volume: str,
+    slug: str,
+    bank: Bank,
+    bounds: Bounds,
+    problems: Problems,
+    tier0_memo: Tier0Memo,
+    restored: tuple[list[Any], list[Any], list[Any], dict[str, str]] | None,
+) -> BundleData | None:
+    """``scan_bundle`` proper; ``restored``: rows and hashes of draws, verdicts and panel
+    from the cache, used instead of reading those three files."""
     directory = layout.bundle_dir(volume, slug)
     shown_dir = layout.rel(directory)
     if directory.is_symlink() or not directory.is_dir():
@@ -268,7 +317,14 @@ def scan_bundle(
             continue
         result = StreamResult()
         shown = layout.rel(path)
-        if name == "draws.jsonl":
+        if restored is not None and name in _CACHED and name in restored[3]:
+            draws, verdicts, panel, hashes = restored
+            getattr(bundle, name.removesuffix(".jsonl")).extend(
+                {"draws.jsonl": draws, "verdicts.jsonl": verdicts, "panel.jsonl": panel}[name]
+            )
+            result.sha256, result.size = hashes[name], path.stat().st_size
+            result.complete = True
+        elif name == "draws.jsonl":
             _read_draws(bundle, layout, bank, volume, bounds, problems, result, tier0_memo)
         elif name == "verdicts.jsonl":
             verdicts = bundle.verdicts

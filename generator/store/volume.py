@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from generator.errors import InputError, UsageError
 from generator.models.base import slugify
 from generator.models.volume import CandidateRef, Volume
+from generator.store import rows
 from generator.store.bank import Bank, load_bank
 from generator.store.bundle import BundleData, Tier0Memo, scan_bundle
 from generator.store.jsonl import Bounds, Problems, load_document
@@ -98,6 +99,8 @@ def load_volume(
         raise InputError(f"cannot read volume {volume_id}:", problems.items)
     data = VolumeData(layout=layout, volume=volume, bank=bank)
     tier0_memo: Tier0Memo = {}
+    remembered = rows.bank_key(layout, bool(bank.private)) if layout.cache is not None else None
+    entries: list[tuple[str, bytes]] = []
     with _collector_paused():
         for candidate in volume.candidates:
             slug = candidate_slug(candidate.api)
@@ -105,10 +108,16 @@ def load_volume(
                 progress(slug)
             if slug in data.bundles:
                 continue  # a duplicate candidate is the naming gate's finding
-            bundle = scan_bundle(layout, volume_id, slug, bank, bounds, problems, tier0_memo)
+            bundle = scan_bundle(
+                layout, volume_id, slug, bank, bounds, problems, tier0_memo, remembered, entries
+            )
             if bundle is not None:
                 data.bundles[slug] = bundle
     data.problems = problems.items
+    store = layout.cache
+    if store is not None and not problems:  # a volume with problems leaves no trace
+        for entry, rows_json in entries:
+            store.put(rows.NAMESPACE, entry, rows_json)
     if strict and problems:
         raise InputError(f"cannot read volume {volume_id}:", problems.items)
     return data

@@ -1,0 +1,107 @@
+"""The rows of a bundle read before, from the result cache (``generator.cache``).
+
+Reading a bundle is a pure function of its files' bytes, of the bank (and, for Tier 0
+checks on held-out items, of the private store's texts), of the reader bounds and of the
+code. A bundle that read without a single problem is remembered as its rows, under the
+SHA-256 of all of those; reading the same bytes again with the same code restores the
+rows instead of validating every line again. Any changed byte is a different key, so a
+bundle that changed is always validated in full, and a bundle with a problem is never
+remembered (its problems are reported on every read).
+
+Entries are plain JSON arrays (no pickle): draws, verdicts and panel votes as lists of
+their fields, and the files' SHA-256. The manifest and the qualification records (a few
+lines) are always read from the files themselves.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import astuple
+from functools import partial
+from typing import Any
+
+from generator import cache
+from generator.hashing import sha256_file
+from generator.store.jsonl import Bounds
+from generator.store.paths import Layout
+
+NAMESPACE = "bundle-rows"
+
+
+def bank_key(layout: Layout, private: bool) -> str:
+    """Cache key part for the bank as ``load_bank`` reads it (bytes of every bank file,
+    and of the private store's held-out items when they are read)."""
+    files = sorted(p for p in layout.bank_dir.rglob("*") if p.is_file())
+    if private and layout.private_items.is_file():
+        files.append(layout.private_items)
+    return cache.key("bank", str(private), (f"{layout.rel(p)}={sha256_file(p)}" for p in files))
+
+
+def bundle_key(
+    layout: Layout, volume: str, slug: str, bank: str, private: bool, bounds: Bounds
+) -> tuple[str, dict[str, str]] | None:
+    """The cache key of a bundle's rows and its files' SHA-256 by name; None when the
+    directory holds anything but regular files (such a bundle is always read in full)."""
+    directory = layout.bundle_dir(volume, slug)
+    hashes: dict[str, str] = {}
+    try:
+        for entry in sorted(directory.iterdir()):
+            if entry.is_symlink() or not entry.is_file():
+                return None
+            hashes[entry.name] = sha256_file(entry)
+        responses = layout.private_responses(volume, slug)
+        texts = sha256_file(responses) if private and responses.is_file() else "-"
+    except OSError:
+        return None
+    entry_key = cache.key(
+        NAMESPACE,
+        volume,
+        slug,
+        bank,
+        f"private={private}:{texts}",
+        repr(astuple(bounds)),
+        (f"{name}={digest}" for name, digest in hashes.items()),
+    )
+    return entry_key, hashes
+
+
+def dump(draws: list[Any], verdicts: list[Any], panel: list[Any], files: dict[str, str]) -> bytes:
+    """A bundle's rows as one compact JSON document."""
+    return json.dumps(
+        {
+            "draws": [[r[0], *r[1], *r[2:]] for r in draws],
+            "verdicts": [[r[0], *r[1], *r[2:]] for r in verdicts],
+            "panel": [[r[0], *r[1], *r[2:]] for r in panel],
+            "files": files,
+        },
+        separators=(",", ":"),
+    ).encode()
+
+
+def restore(
+    raw: bytes, key_type: type, draw_type: type, verdict_type: type, vote_type: type
+) -> tuple[list[Any], list[Any], list[Any], dict[str, str]] | None:
+    """Rows from ``dump`` as the given named tuples; None if the entry is damaged."""
+    new_key = partial(tuple.__new__, key_type)
+    try:
+        data = json.loads(raw)
+        lists = data["draws"], data["verdicts"], data["panel"]
+        for found, width in zip(lists, (8, 9, 8), strict=True):
+            if not isinstance(found, list) or any(
+                not isinstance(r, list) or len(r) != width for r in found
+            ):
+                return None
+        draws: list[Any] = [
+            tuple.__new__(draw_type, (r[0], new_key(r[1:4]), tuple(r[4]), *r[5:]))
+            for r in data["draws"]
+        ]
+        verdicts: list[Any] = [
+            tuple.__new__(verdict_type, (r[0], new_key(r[1:4]), *r[4:])) for r in data["verdicts"]
+        ]
+        panel: list[Any] = [
+            tuple.__new__(vote_type, (r[0], new_key(r[1:4]), *r[4:])) for r in data["panel"]
+        ]
+        files = {str(k): str(v) for k, v in data["files"].items()}
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError):
+        return None
+    return draws, verdicts, panel, files
