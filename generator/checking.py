@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -39,7 +40,8 @@ class CheckReport:
 
 PARALLEL_OPTION = "parallel"
 """Gate option: True or False forces the leak scan aside (or not); by default it runs in
-a forked child when there is a second CPU and the volume has ``PARALLEL_MIN_DRAWS``."""
+a forked child when the process has a single thread, there is a second CPU and the
+volume has ``PARALLEL_MIN_DRAWS``."""
 PARALLEL_MIN_DRAWS = 20_000
 """Below this many draws the scan takes about as long as forking: it runs in line."""
 
@@ -51,6 +53,8 @@ def _scan_aside(ctx: GateContext, chosen: Sequence[ModuleType]) -> bool:
     forced = ctx.options.get(PARALLEL_OPTION)
     if forced is not None:
         return bool(forced)
+    if threading.active_count() > 1:
+        return False  # forking a threaded process can leave the child waiting on a lock
     draws = sum(len(b.draws) for b in ctx.data.bundles.values())
     return usable_cpus() >= 2 and draws >= PARALLEL_MIN_DRAWS
 

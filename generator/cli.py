@@ -296,7 +296,7 @@ def check(state: State, volume: str, as_json: bool, strict: bool) -> None:
     from generator.checking import run_gates
     from generator.gates import NAMES
 
-    with progress(f"checking {volume}", len(NAMES)) as step:
+    with progress(f"checking {volume}", len(NAMES), ticking=False) as step:
         report = run_gates(state.layout, volume, strict=strict, bounds=state.bounds, progress=step)
     _report(report, as_json)
 

@@ -35,10 +35,12 @@ def print_json(data: Any) -> None:
 
 
 @contextmanager
-def progress(description: str, total: int | None = None) -> Iterator[Any]:
+def progress(description: str, total: int | None = None, *, ticking: bool = True) -> Iterator[Any]:
     """A progress bar on stderr when it is a terminal; a no-op callback otherwise.
 
-    Yields a function taking a short label for the step just started.
+    Yields a function taking a short label for the step just started. ``ticking=False``
+    redraws the bar only at each step, without rich's refresh thread, for commands that
+    fork (``generator.forked`` forks only a single-threaded process).
     """
     if not err.is_terminal:
         yield lambda label: None
@@ -50,11 +52,14 @@ def progress(description: str, total: int | None = None) -> Iterator[Any]:
         TimeElapsedColumn(),
         console=err,
         transient=True,
+        auto_refresh=ticking,
     )
     with bar:
         task = bar.add_task(description, total=total, label="")
 
         def step(label: str) -> None:
             bar.update(task, advance=1, label=label)
+            if not ticking:
+                bar.refresh()
 
         yield step

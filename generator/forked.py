@@ -5,7 +5,9 @@ needs nothing the other gates compute, so on a machine with a second core it run
 child forked after the volume is read (the child sees the parent's memory as it was at
 the fork, without copying or pickling it) while the parent runs the other gates.
 
-Only the result travels back, pickled through a pipe. An exception raised in the child
+The caller forks only a single-threaded process (``generator.checking``): a lock held by
+another thread at the moment of the fork would stay held forever in the child. Only the
+result travels back, pickled through a pipe. An exception raised in the child
 is raised again in the parent; if the child dies without an answer (killed, or its
 answer cannot be unpickled), the parent runs the function itself, so the outcome never
 depends on whether the fork worked.

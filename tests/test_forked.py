@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -88,3 +89,16 @@ def test_small_volumes_scan_in_line(root: Path) -> None:
         GateContext(ctx.data, {checking.PARALLEL_OPTION: True}), list(GATES)
     )
     assert not checking._scan_aside(ctx, [holdout])
+
+
+def test_no_fork_beside_another_thread(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from generator.gates import GateContext
+    from generator.store.volume import load_volume
+
+    monkeypatch.setattr(checking, "PARALLEL_MIN_DRAWS", 1)
+    monkeypatch.setattr(checking, "usable_cpus", lambda: 2)
+    ctx = GateContext(load_volume(Layout.at(root, root / ".private"), VOL))
+    monkeypatch.setattr(threading, "active_count", lambda: 1)
+    assert checking._scan_aside(ctx, list(GATES))
+    monkeypatch.setattr(threading, "active_count", lambda: 2)
+    assert not checking._scan_aside(ctx, list(GATES))
