@@ -129,3 +129,14 @@ class Cache:
                 raise
         except OSError:
             return
+
+
+def usage(directory: Path) -> dict[str, tuple[int, int]]:
+    """Entries and bytes per namespace under a cache directory."""
+    out: dict[str, tuple[int, int]] = {}
+    if not directory.is_dir():
+        return out
+    for namespace in sorted(p for p in directory.iterdir() if p.is_dir()):
+        files = [f for f in namespace.rglob("*") if f.is_file() and not f.is_symlink()]
+        out[namespace.name] = (len(files), sum(f.stat().st_size for f in files))
+    return out

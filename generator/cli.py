@@ -448,6 +448,36 @@ def publish(
     err.print(result.summary(), markup=False)
 
 
+@main.command("cache", epilog=EPILOG)
+@click.option("--clear", is_flag=True, help="Delete every entry (results are recomputed).")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output on stdout.")
+@pass_state
+def cache_command(state: State, clear: bool, as_json: bool) -> None:
+    """Show what the result cache in the private store holds, or clear it."""
+    import shutil
+
+    from generator.cache import usage
+
+    directory = state.layout.cache_dir
+    if directory is None:
+        raise UsageError("the result cache is off (--no-cache or $PROBEPRESS_NO_CACHE)")
+    if clear and directory.is_dir():
+        shutil.rmtree(directory)
+    kinds = usage(directory)
+    if as_json:
+        print_json(
+            {
+                "directory": str(directory),
+                "kinds": {k: {"entries": n, "bytes": b} for k, (n, b) in kinds.items()},
+            }
+        )
+        return
+    total = sum(b for _, b in kinds.values())
+    for kind, (entries, size) in kinds.items():
+        out.print(f"{kind}: {entries} entries, {size / 1e6:.1f} MB", markup=False)
+    err.print(f"{directory}: {total / 1e6:.1f} MB", markup=False)
+
+
 @main.command(epilog=EPILOG)
 @click.argument(
     "path", required=False, type=click.Path(file_okay=False, exists=True, path_type=Path)

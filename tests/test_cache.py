@@ -230,3 +230,18 @@ def test_ac1_is_remembered_by_its_ratings(root: Path, monkeypatch: pytest.Monkey
     assert run_gates(layout, VOL, ["agreement"]).results[0] == cold
     damaged = [e.read_text() for e in (root.parent / "cache" / "ac1").rglob("*") if e.is_file()]
     assert damaged and all('"se"' in text for text in damaged)  # repaired
+
+
+def test_the_cache_command_shows_and_clears(cli: CliRun, root: Path) -> None:
+    cli("figures", VOL)
+    cli("check", VOL, "--json")
+    shown = cli("cache", "--json")
+    assert shown.exit_code == 0
+    kinds = json.loads(shown.stdout)["kinds"]
+    assert {"bundle-rows", "leak-clean", "figures", "ac1"} <= set(kinds)
+    assert all(k["entries"] > 0 and k["bytes"] >= 0 for k in kinds.values())
+    cleared = cli("cache", "--clear", "--json")
+    assert json.loads(cleared.stdout)["kinds"] == {}
+    assert not (root / ".private" / "cache").exists()
+    off = cli("--no-cache", "cache")
+    assert off.exit_code == 2 and "cache is off" in off.stderr
