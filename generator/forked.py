@@ -42,6 +42,9 @@ def _child(function: Callable[[], object], send: Connection) -> None:
         send.send(("lost", None))
     finally:
         send.close()
+        # Leave at once: no exit handlers, no flushing of streams inherited from the
+        # parent (the answer is all the parent wants from this process).
+        os._exit(0)
 
 
 class Forked(Generic[T]):
