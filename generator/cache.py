@@ -1,36 +1,43 @@
 """A content-addressed cache for results that are pure functions of file bytes and code.
 
-Two costly steps are repeated by every ``check`` and ``publish`` although their inputs
-rarely change: scanning every public file for held-out text, and recomputing a volume's
-figures to compare them with the registry. Their results are remembered here, under a key
-that is the SHA-256 of everything the result depends on:
+``check``, ``figures`` and ``publish`` repeat costly steps whose inputs rarely change:
+validating every line of every bundle, scanning every public file for held-out text,
+recomputing a volume's figures to compare them with the registry, and the panel's AC1.
+Their results are remembered here, under a key that is the SHA-256 of everything the
+result depends on:
 
 - the bytes of every input file (their SHA-256),
 - the probepress code itself (every module of the ``generator`` package, byte for byte)
   and the versions of the libraries that compute results (``code_digest``),
 - the settings of the step (leak-scan thresholds, reader bounds).
 
-A changed byte in any of them is a different key, so a stale entry can never be returned;
-entries are never updated in place. What is stored is deliberately small and inert: an
-empty marker ("this file was scanned and is clean"), or the canonical JSON of a volume's
-figures, which is validated again when read. Nothing is unpickled or executed.
+A changed byte in any of them is a different key, so a stale entry can never be
+returned. What is stored is deliberately small and inert: an empty marker ("these bytes
+were scanned and are clean"), the SHA-256 of the figures some inputs computed to, AC1 and
+its interval as JSON numbers, a bundle's rows as JSON arrays (``generator.store.rows``).
+Every reader checks the shape of what it reads and recomputes on anything unexpected;
+nothing is unpickled or executed.
 
 The cache lives in the private store (``<private>/cache``; ``$PROBEPRESS_CACHE`` moves
-it), never in the publication root, and is only a shortcut: deleting it, or running with
-``--no-cache`` (``$PROBEPRESS_NO_CACHE=1``), recomputes everything. ``probepress verify``
-never reads it: an auditor recomputes from the published files alone. Entries are written
-atomically (temporary file, then rename); a cache that cannot be written is ignored.
+it), never in the publication root, and is only a shortcut: deleting it
+(``probepress cache --clear``), or running with ``--no-cache``
+(``$PROBEPRESS_NO_CACHE=1``), recomputes everything. ``probepress verify`` never reads
+it: an auditor recomputes from the published files alone. Entries are written
+atomically (``generator.canonical.write_bytes``); a cache that cannot be written is
+ignored.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
-import tempfile
 from collections.abc import Iterable
 from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
+
+from generator.canonical import write_bytes
 
 CACHE_ENV = "PROBEPRESS_CACHE"
 NO_CACHE_ENV = "PROBEPRESS_NO_CACHE"
@@ -116,19 +123,8 @@ class Cache:
     def put(self, namespace: str, entry: str, data: bytes = b"") -> None:
         """Store ``data`` atomically (replacing a damaged entry); a failure to write only
         loses the shortcut."""
-        path = self._path(namespace, entry)
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            handle, temporary = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
-            try:
-                with os.fdopen(handle, "wb") as out:
-                    out.write(data)
-                os.replace(temporary, path)
-            except BaseException:
-                Path(temporary).unlink(missing_ok=True)
-                raise
-        except OSError:
-            return
+        with contextlib.suppress(OSError):
+            write_bytes(self._path(namespace, entry), data)
 
 
 def usage(directory: Path) -> dict[str, tuple[int, int]]:

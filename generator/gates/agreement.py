@@ -33,6 +33,18 @@ def _label(key: tuple[str, str, int]) -> str:
 CATEGORIES = ("pass", "fail")
 
 
+def _is_result(known: object) -> bool:
+    """Whether a cached entry has exactly ``AgreementResult``'s fields, numbers but the
+    method's name."""
+    if not isinstance(known, dict) or set(known) != {f.name for f in fields(AgreementResult)}:
+        return False
+    return isinstance(known["method"], str) and all(
+        isinstance(v, int | float) and not isinstance(v, bool)
+        for k, v in known.items()
+        if k != "method"
+    )
+
+
 def _ac1(
     ctx: GateContext, ratings: Sequence[Sequence[str | None]], confidence: float
 ) -> AgreementResult:
@@ -47,7 +59,7 @@ def _ac1(
     if raw is not None:
         try:
             known = json.loads(raw)
-            if isinstance(known, dict) and set(known) == {f.name for f in fields(AgreementResult)}:
+            if _is_result(known):
                 return AgreementResult(**known)
         except (ValueError, TypeError):
             pass  # unreadable: recompute

@@ -12,6 +12,7 @@ fingerprint registry.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from collections.abc import Iterator
@@ -179,28 +180,25 @@ def leak_scan(ctx: GateContext) -> tuple[list[Finding], list[str]]:
     store = ctx.layout.cache
     clean = _CachedClean(store, secrets_key(ctx, config)) if store is not None else None
     summary = _summary(clean)
-    built: list[LeakIndex] = []
 
+    @functools.cache
     def index() -> LeakIndex:
-        if not built:
-            unreadable = Problems()
-            built.append(
-                LeakIndex.build(secrets(ctx, unreadable), config=config, ignore=_ignored(ctx))
+        unreadable = Problems()
+        built = LeakIndex.build(secrets(ctx, unreadable), config=config, ignore=_ignored(ctx))
+        for problem in unreadable.items:
+            out.add(
+                "private-unreadable",
+                problem.path,
+                problem.line,
+                f"{problem.message}: this held-out text cannot be scanned for",
+                "repair the private store",
             )
-            for problem in unreadable.items:
-                out.add(
-                    "private-unreadable",
-                    problem.path,
-                    problem.line,
-                    f"{problem.message}: this held-out text cannot be scanned for",
-                    "repair the private store",
-                )
-            if clean is not None:
-                clean.trusted = not unreadable
-                if clean.trusted:
-                    entry = json.dumps({"unscannable": len(built[0].unscannable)}).encode()
-                    clean.store.put("leak-index", clean.secrets, entry)
-        return built[0]
+        if clean is not None:
+            clean.trusted = not unreadable
+            if clean.trusted:
+                entry = json.dumps({"unscannable": len(built.unscannable)}).encode()
+                clean.store.put("leak-index", clean.secrets, entry)
+        return built
 
     unscannable = summary if summary is not None else len(index().unscannable)
     if unscannable:

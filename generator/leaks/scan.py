@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import os
@@ -165,23 +166,21 @@ def scan_paths(
     """
     leaks: list[Leak] = []
     done = _Done()
-    built: list[LeakIndex] = [index] if isinstance(index, LeakIndex) else []
-
-    def secrets() -> LeakIndex:
-        if not built:
-            assert callable(index)
-            built.append(index())
-        return built[0]
-
+    secrets: Callable[[], LeakIndex] = (
+        functools.cache(index) if callable(index) else (lambda: index)
+    )
     for path in iter_files(paths):
         if on_file is not None:
             on_file(path)
         source = str(path)
         if root is not None and path.is_relative_to(root):
             source = path.relative_to(root).as_posix()
-        if clean is not None and _known_clean(clean, path):
-            continue
-        copied = done.same_as(path)
+        identity = _identity(path) if clean is not None else None
+        if clean is not None and identity is not None:
+            digest, fmt = identity
+            if fmt == "binary" or clean.known(digest, fmt):
+                continue
+        copied = done.same_as(path, identity)
         if copied is not None:
             leaks.extend(replace(leak, source=source) for leak in copied)
             continue
@@ -193,14 +192,15 @@ def scan_paths(
     return sorted(leaks, key=Leak.sort_key)
 
 
-def _known_clean(clean: CleanFiles, path: Path) -> bool:
-    """True when ``path``'s bytes were scanned clean before (binary files always are)."""
+def _identity(path: Path) -> tuple[str, Format] | None:
+    """SHA-256 (empty for binary files, which are not read) and format of a file's bytes;
+    None when it cannot be read (scanning it reports the error)."""
     try:
         with path.open("rb") as handle:
             fmt = format_of(path, handle.read(SNIFF_BYTES))
-        return fmt == "binary" or clean.known(sha256_file(path), fmt)
+        return (sha256_file(path) if fmt != "binary" else ""), fmt
     except OSError:
-        return False  # scanning it reports the error
+        return None
 
 
 class _Done:
@@ -216,8 +216,11 @@ class _Done:
         self._sizes: set[tuple[int, Format]] = set()
         self._leaks: dict[tuple[str, Format], list[Leak]] = {}
 
-    def same_as(self, path: Path) -> list[Leak] | None:
-        """The leaks of a scanned file with the same bytes and format, if there is one."""
+    def same_as(self, path: Path, identity: tuple[str, Format] | None = None) -> list[Leak] | None:
+        """The leaks of a scanned file with the same bytes and format, if there is one
+        (``identity``: the file's SHA-256 and format, when already known)."""
+        if identity is not None:
+            return self._leaks.get(identity)
         try:
             size = path.stat().st_size
             with path.open("rb") as handle:

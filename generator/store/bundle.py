@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from generator.checks import run_check
 from generator.hashing import sha256_text
@@ -217,10 +217,6 @@ def _private_text(
     return text
 
 
-_CACHED = ("draws.jsonl", "verdicts.jsonl", "panel.jsonl")
-"""The bundle files whose rows the result cache restores (``generator.store.rows``)."""
-
-
 def scan_bundle(
     layout: Layout,
     volume: str,
@@ -242,17 +238,14 @@ def scan_bundle(
     """
     tier0_memo = {} if tier0_memo is None else tier0_memo
     reported = len(problems.items)
-    store = layout.cache if bank_key is not None else None
+    store = layout.cache
     found = (
         rows.bundle_key(layout, volume, slug, bank_key, bool(bank.private), bounds)
         if store is not None and bank_key is not None
         else None
     )
-    restored = None
-    if store is not None and found is not None:
-        raw = store.get(rows.NAMESPACE, found[0])
-        if raw is not None:
-            restored = rows.restore(raw, DrawKey, DrawRow, VerdictRow, PanelRow)
+    raw = store.get(rows.NAMESPACE, found[0]) if store is not None and found else None
+    restored = rows.restore(raw, DrawKey, DrawRow, VerdictRow, PanelRow) if raw else None
     bundle = _scan(layout, volume, slug, bank, bounds, problems, tier0_memo, restored)
     if (
         remember is not None
@@ -275,7 +268,7 @@ def _scan(
     bounds: Bounds,
     problems: Problems,
     tier0_memo: Tier0Memo,
-    restored: tuple[list[Any], list[Any], list[Any], dict[str, str]] | None,
+    restored: rows.Restored | None,
 ) -> BundleData | None:
     """``scan_bundle`` proper; ``restored``: rows and hashes of draws, verdicts and panel
     from the cache, used instead of reading those three files."""
@@ -295,6 +288,8 @@ def _scan(
     if manifest is None:
         return None
     bundle = BundleData(slug=slug, directory=directory, manifest=manifest)
+    if restored is not None:
+        bundle.draws, bundle.verdicts, bundle.panel = restored[:3]
     shown_manifest = layout.rel(directory / MANIFEST)
     for name in BUNDLE_FILES:
         if name not in manifest.files:
@@ -317,12 +312,8 @@ def _scan(
             continue
         result = StreamResult()
         shown = layout.rel(path)
-        if restored is not None and name in _CACHED and name in restored[3]:
-            draws, verdicts, panel, hashes = restored
-            getattr(bundle, name.removesuffix(".jsonl")).extend(
-                {"draws.jsonl": draws, "verdicts.jsonl": verdicts, "panel.jsonl": panel}[name]
-            )
-            result.sha256, result.size = hashes[name], path.stat().st_size
+        if restored is not None and name in rows.FILES:  # rows already in the bundle
+            result.sha256, result.size = restored.files[name], path.stat().st_size
             result.complete = True
         elif name == "draws.jsonl":
             _read_draws(bundle, layout, bank, volume, bounds, problems, result, tier0_memo)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from dataclasses import astuple
 from functools import partial
-from typing import Any
+from typing import Any, NamedTuple
 
 from generator import cache
 from generator.hashing import sha256_file
@@ -78,10 +78,24 @@ def dump(draws: list[Any], verdicts: list[Any], panel: list[Any], files: dict[st
     ).encode()
 
 
+class Restored(NamedTuple):
+    """A bundle's rows from the cache, and the SHA-256 of the files they came from."""
+
+    draws: list[Any]
+    verdicts: list[Any]
+    panel: list[Any]
+    files: dict[str, str]
+
+
+FILES = ("draws.jsonl", "verdicts.jsonl", "panel.jsonl")
+"""The bundle files whose rows an entry holds."""
+
+
 def restore(
     raw: bytes, key_type: type, draw_type: type, verdict_type: type, vote_type: type
-) -> tuple[list[Any], list[Any], list[Any], dict[str, str]] | None:
-    """Rows from ``dump`` as the given named tuples; None if the entry is damaged."""
+) -> Restored | None:
+    """Rows from ``dump`` as the given named tuples (``generator.store.bundle``'s, passed
+    in because that module imports this one); None if the entry is damaged."""
     new_key = partial(tuple.__new__, key_type)
     try:
         data = json.loads(raw)
@@ -104,4 +118,6 @@ def restore(
         files = {str(k): str(v) for k, v in data["files"].items()}
     except (ValueError, KeyError, TypeError, IndexError, AttributeError):
         return None
-    return draws, verdicts, panel, files
+    if not set(FILES) <= set(files):
+        return None
+    return Restored(draws, verdicts, panel, files)
