@@ -30,7 +30,7 @@ from scipy import stats
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from generator.stats._arrays import Bounds, FloatArray
-from generator.stats.coverage import (
+from tests.stats.simulate import (
     SCENARIOS,
     Coverage,
     Design,

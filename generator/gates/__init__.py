@@ -6,7 +6,6 @@ Each gate module exposes ``NAME``, a docstring saying what it checks and why, an
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from types import ModuleType
 
 from generator.gates import (
@@ -37,13 +36,4 @@ GATES: tuple[ModuleType, ...] = (
 NAMES: tuple[str, ...] = tuple(g.NAME for g in GATES)
 
 
-def gate(name: str) -> Callable[[GateContext], GateResult]:
-    """The ``check`` function of the gate called ``name``."""
-    for module in GATES:
-        if name == module.NAME:
-            check: Callable[[GateContext], GateResult] = module.check
-            return check
-    raise KeyError(name)
-
-
-__all__ = ["GATES", "NAMES", "Finding", "GateContext", "GateResult", "gate"]
+__all__ = ["GATES", "NAMES", "Finding", "GateContext", "GateResult"]

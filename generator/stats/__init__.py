@@ -1,7 +1,7 @@
 """Pure statistics for probepress figures: rates, intervals, agreement, ranks, decimals.
 
 No file I/O and no global state. Methods are deterministic; the coverage simulation in
-``generator.stats.coverage`` takes explicit seeds. See DESIGN section 5.
+``tests/stats/simulate.py`` (test-only) takes explicit seeds. See DESIGN section 5.
 
 Names are imported from their modules on first use (PEP 562): SciPy, pandas and irrCAC
 take most of a second to import, and a command that finds every result in the cache

@@ -1,7 +1,7 @@
 """Panel agreement (Gwet's AC1) and grader leniency.
 
 AC1 is computed with the irrCAC package (``irrCAC.raw.CAC``), the Python port of Gwet's
-own R package; ``generator.stats._gwet_numpy`` re-derives it independently for the tests.
+own R package; ``tests/stats/gwet_numpy.py`` re-derives it independently for the tests.
 Things irrCAC does that this module deliberately undoes or guards against:
 
 * it rounds every output to 5 digits unless ``digits`` is raised (we ask for 17);

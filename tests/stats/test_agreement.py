@@ -11,7 +11,7 @@ from irrCAC.raw import CAC
 
 from generator.errors import ProbepressError
 from generator.stats import StatsError, gwet_ac1, leniency
-from generator.stats._gwet_numpy import category_counts, gwet_ac1_numpy
+from tests.stats.gwet_numpy import category_counts, gwet_ac1_numpy
 
 CATEGORIES = ["pass", "fail", "refused"]
 

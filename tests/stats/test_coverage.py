@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from generator.stats._arrays import Bounds, FloatArray
-from generator.stats.coverage import (
+from tests.stats.simulate import (
     SCENARIOS,
     Coverage,
     difference_coverage,

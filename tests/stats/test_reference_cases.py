@@ -16,7 +16,7 @@ import pytest
 from scipy import stats
 
 from generator.stats import gwet_ac1, leniency, wilson
-from generator.stats._gwet_numpy import category_counts, gwet_ac1_numpy
+from tests.stats.gwet_numpy import category_counts, gwet_ac1_numpy
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "stats_reference_cases.json"
 CASES: dict[str, dict[str, Any]] = {

@@ -8,8 +8,9 @@ the rest. Volumes are simulated by drawing binomial fail counts.
   truth is the mean of the bank's true p_i (or the difference of two such means).
 * wide: every repetition draws new items from the mix. The truth is the mix's mean.
 
-Used by ``tests/stats/test_coverage.py`` (small, fast) and ``benchmarks/coverage.py``
-(full size). Every procedure takes an explicit seed and uses ``PCG64``.
+Test-only code, so it lives under tests/: used by ``tests/stats/test_coverage.py`` (small,
+fast) and ``benchmarks/coverage.py`` (full size). Every procedure takes an explicit
+seed and uses ``PCG64``.
 """
 
 from __future__ import annotations
