@@ -64,7 +64,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--update-golden",
         action="store_true",
         default=False,
-        help="Rewrite the expected bytes in tests/golden/ instead of comparing.",
+        help="Write freshly rendered frozen pages over the committed ones instead of comparing.",
     )
 
 

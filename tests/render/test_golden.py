@@ -1,4 +1,13 @@
-"""Golden tests: the example's frozen HTML, byte for byte (`pytest --update-golden`)."""
+"""Golden tests: a fresh render of the example equals the committed frozen pages, byte
+for byte.
+
+The expected bytes are the committed publication itself (``site_src/volumes/``), not a
+second copy under ``tests/``: a change to a template or an input shows up here as a diff
+against what readers were served. ``pytest tests/render --update-golden`` writes the fresh
+render over the committed pages for review in ``git diff`` — published volumes are frozen,
+so only do that while a volume has not been published for real (an erratum is a new
+volume).
+"""
 
 from __future__ import annotations
 
@@ -7,46 +16,52 @@ from pathlib import Path
 
 import pytest
 
-GOLDEN = Path(__file__).resolve().parent.parent / "golden"
-PAGES = (
-    # Both leaderboards; a card with a grader recusal, one with a panel recusal, one
-    # without any, and an anchor's card with grader refusals.
-    "vol-001/leaderboard.html",
-    "vol-001/jury/demo-kestrel-kestrel-chat-3.html",
-    "vol-001/jury/demo-aurora-aurora-7b-chat.html",
-    "vol-002/leaderboard.html",
-    "vol-002/jury/demo-brightwave-bw-large.html",
-    "vol-002/jury/demo-harrow-harrow-ref-2.html",
+REPO = Path(__file__).resolve().parent.parent.parent
+COMMITTED = REPO / "site_src" / "volumes"
+PAGES = tuple(
+    sorted(
+        p.relative_to(COMMITTED).as_posix()
+        for p in COMMITTED.glob("vol-*/**/*.html")
+        if p.is_file()
+    )
 )
 
 
+def test_the_committed_publication_has_frozen_pages() -> None:
+    """Both leaderboards and at least one jury card per volume are committed."""
+    assert "vol-001/leaderboard.html" in PAGES
+    assert "vol-002/leaderboard.html" in PAGES
+    assert {p.split("/")[0] for p in PAGES if "/jury/" in p} == {"vol-001", "vol-002"}
+
+
 @pytest.mark.parametrize("page", PAGES)
-def test_frozen_html_matches_golden(rendered: Path, update_golden: bool, page: str) -> None:
+def test_frozen_html_matches_the_committed_page(
+    rendered: Path, update_golden: bool, page: str
+) -> None:
     actual = (rendered / "site_src" / "volumes" / page).read_bytes()
-    expected_path = GOLDEN / page
+    expected_path = COMMITTED / page
     if update_golden:
-        expected_path.parent.mkdir(parents=True, exist_ok=True)
         expected_path.write_bytes(actual)
         return
-    assert expected_path.is_file(), f"no golden file {expected_path}; run pytest --update-golden"
     expected = expected_path.read_bytes()
     if actual != expected:
         diff = difflib.unified_diff(
             expected.decode("utf-8").splitlines(),
             actual.decode("utf-8").splitlines(),
-            f"golden/{page}",
+            f"site_src/volumes/{page}",
             f"rendered/{page}",
             lineterm="",
             n=1,
         )
         shown = "\n".join(list(diff)[:80])
         pytest.fail(
-            f"{page} differs from tests/golden/{page} (review, then rewrite with "
-            f"`pytest tests/render --update-golden`):\n{shown}"
+            f"a fresh render of {page} differs from the committed page (review; before a "
+            f"volume is published for real, rewrite with `pytest tests/render "
+            f"--update-golden`):\n{shown}"
         )
 
 
-def test_golden_pages_cover_a_recusal() -> None:
-    """The golden set keeps at least one card whose jury had a recusal."""
-    cards = [GOLDEN / p for p in PAGES if "/jury/" in p]
-    assert any(b"Recused judge" in p.read_bytes() for p in cards if p.is_file())
+def test_the_golden_pages_cover_a_recusal() -> None:
+    """The compared cards include at least one whose jury had a recusal."""
+    cards = [COMMITTED / p for p in PAGES if "/jury/" in p]
+    assert any(b"Recused judge" in p.read_bytes() for p in cards)
