@@ -1,0 +1,213 @@
+"""Figures across candidates and volumes: rank ranges, bank health, drift and movement."""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from generator.figures.builder import (
+    RATE_PLACES,
+    SourceCache,
+    difference_interval,
+    points_display,
+)
+from generator.figures.context import FigureContext, sources_of
+from generator.figures.tally import VolumeTally, tally_volume
+from generator.models.base import slugify
+from generator.stats import difference_interval as stats_difference
+from generator.stats import rank_ranges
+from generator.store.volume import VolumeData
+
+RANK_METHOD = "rank range from non-overlapping narrow core-rate intervals"
+
+
+def rank_figures(ctx: FigureContext, core: dict[str, tuple[float, float, float]]) -> None:
+    """Best and worst rank and tie group of every candidate, from core-rate intervals."""
+    slugs = sorted(core)
+    if not slugs:
+        return
+    ranges = rank_ranges(
+        [core[s][0] for s in slugs],
+        [core[s][1] for s in slugs],
+        [core[s][2] for s in slugs],
+        slugs,
+    )
+    for rr in ranges:
+        bundle = ctx.data.bundles[rr.name]
+        src = ctx.sources_for(bundle)
+        p = f"{ctx.vid}/{rr.name}"
+        detail = {"of": len(slugs)}
+        ctx.reg.count(
+            f"{p}/rank_best",
+            "Best rank the core-rate intervals allow",
+            rr.best,
+            src,
+            method=RANK_METHOD,
+            detail=detail,
+            kind="rank",
+        )
+        ctx.reg.count(
+            f"{p}/rank_worst",
+            "Worst rank the core-rate intervals allow",
+            rr.worst,
+            src,
+            method=RANK_METHOD,
+            detail=detail,
+            kind="rank",
+        )
+        ctx.reg.count(
+            f"{p}/tie_group",
+            "Tie group (candidates whose intervals overlap share one)",
+            rr.tie_group,
+            src,
+            method=RANK_METHOD,
+            kind="rank",
+        )
+
+
+def bank_health_figures(ctx: FigureContext) -> None:
+    """Counts of solved, unsolved and all items of the bank version."""
+    vt = ctx.tally
+    bundles = list(ctx.data.bundles.values())
+    src = ctx.sources_for(*bundles)
+    k = np.sum([t.k for t in vt.tallies.values()], axis=0)
+    n = np.sum([t.n for t in vt.tallies.values()], axis=0)
+    solved = [m.id for m, ki, ni in zip(vt.items, k, n, strict=True) if ni > 0 and ki == 0]
+    unsolved = [m.id for m, ki, ni in zip(vt.items, k, n, strict=True) if ni > 0 and ki == ni]
+    ctx.reg.count(
+        f"{ctx.vid}/bank/retirement_candidates",
+        "Items every candidate passed in every draw",
+        len(solved),
+        src,
+        detail={"items": solved},
+    )
+    ctx.reg.count(
+        f"{ctx.vid}/bank/unsolved",
+        "Items no candidate passed in any draw",
+        len(unsolved),
+        src,
+        detail={"items": unsolved},
+    )
+    ctx.reg.count(
+        f"{ctx.vid}/bank/items",
+        f"Items of bank {ctx.data.volume.bank_version}",
+        len(vt.items),
+        src,
+        detail={
+            "core": sum(m.core for m in vt.items),
+            "validated": sum(m.status == "validated" for m in vt.items),
+            "held_out": sum(ctx.data.bank.is_heldout(m.id) for m in vt.items),
+        },
+    )
+
+
+def _movement_statement(families: int, pair: str) -> str:
+    """Whether movement is published between the two volumes, and why, in plain words."""
+    if families >= 2:
+        return (
+            f"Movement is published: {families} anchors of independent families "
+            f"were measured in {pair}."
+        )
+    return (
+        "Movement is not published: fewer than two anchors of independent families "
+        f"were measured in both {pair}, so harness drift cannot be told apart from "
+        "model drift."
+    )
+
+
+def across_volume_figures(ctx: FigureContext) -> None:
+    """Anchor drift since the previous volume, and movement when two independent anchors
+    allow it."""
+    prev = ctx.previous
+    src_now = ctx.sources_for(*ctx.data.bundles.values())
+    if prev is None:
+        ctx.reg.count(
+            f"{ctx.vid}/movement/anchors",
+            "Anchors of independent families measured in this and the previous volume",
+            0,
+            src_now,
+            detail={"statement": "No previous volume: drift and movement are not defined."},
+        )
+        return
+    prev_tally = tally_volume(prev)
+    core_ids = [m.id for m in ctx.tally.items if m.core and m.status == "validated"]
+    core_ids = [i for i in core_ids if i in prev_tally.index]
+    now_idx = np.array([ctx.tally.index[i] for i in core_ids])
+    then_idx = np.array([prev_tally.index[i] for i in core_ids])
+    anchors = [
+        r
+        for r in ctx.data.volume.candidates
+        if r.role == "anchor" and slugify(r.api) in prev_tally.tallies
+    ]
+    families = {ctx.data.bundles[slugify(r.api)].manifest.candidate.family for r in anchors}
+    both = [r for r in ctx.data.volume.candidates if slugify(r.api) in prev_tally.tallies]
+    for ref in anchors:
+        _change(
+            ctx,
+            f"{ctx.vid}/drift/{slugify(ref.api)}/core",
+            f"Core-rate drift of anchor {ref.display_name} since {prev.volume.id}",
+            ref.api,
+            prev,
+            prev_tally,
+            now_idx,
+            then_idx,
+        )
+    statement = _movement_statement(len(families), f"{prev.volume.id} and {ctx.vid}")
+    ctx.reg.count(
+        f"{ctx.vid}/movement/anchors",
+        "Anchors of independent families measured in this and the previous volume",
+        len(families),
+        src_now,
+        detail={"statement": statement, "previous": prev.volume.id},
+    )
+    if len(families) < 2:
+        return
+    for ref in both:
+        if ref.role == "anchor":
+            continue
+        _change(
+            ctx,
+            f"{ctx.vid}/movement/{slugify(ref.api)}/core",
+            f"Core-rate movement of {ref.display_name} since {prev.volume.id}",
+            ref.api,
+            prev,
+            prev_tally,
+            now_idx,
+            then_idx,
+        )
+
+
+def _change(
+    ctx: FigureContext,
+    fid: str,
+    label: str,
+    api: str,
+    prev: VolumeData,
+    prev_tally: VolumeTally,
+    now_idx: npt.NDArray[np.int64],
+    then_idx: npt.NDArray[np.int64],
+) -> None:
+    slug = slugify(api)
+    now, then = ctx.tally.tallies[slug], prev_tally.tallies[slug]
+    kn, nn, kt, nt = now.k[now_idx], now.n[now_idx], then.k[then_idx], then.n[then_idx]
+    use = (nn > 0) & (nt > 0)
+    if use.sum() < 2:
+        return
+    iv = stats_difference(
+        kn[use], nn[use], kt[use], nt[use], paired=True, kind="narrow", confidence=ctx.level
+    )
+    src = ctx.sources_for(ctx.data.bundles[slug]) + sources_of(
+        prev, SourceCache(prev.layout), [prev.bundles[slug]]
+    )
+    ctx.reg.add(
+        fid,
+        label,
+        "difference",
+        iv.estimate,
+        precision=RATE_PLACES,
+        display=points_display(iv.estimate),
+        method="difference of core item-mean fail fractions between volumes, paired by item",
+        sources=sorted({s.path: s for s in src}.values(), key=lambda s: s.path),
+        intervals={"narrow": difference_interval(iv)},
+        detail={"items": int(use.sum()), "previous": prev.volume.id},
+    )

@@ -1,0 +1,134 @@
+"""The jury's figures: panel agreement (AC1), grader leniency, sample and qualification."""
+
+from __future__ import annotations
+
+from generator.figures.builder import PERCENT_PLACES, RATE_PLACES, signed
+from generator.figures.context import AC1_PLACES, FigureContext, plain_interval, points_interval
+from generator.figures.tally import panel_majority
+from generator.jury import qualification_outcomes
+from generator.models.base import slugify
+from generator.models.figures import Source
+from generator.panel import rated_draws
+from generator.stats import StatsError, gwet_ac1, leniency, to_decimal_str
+from generator.store.bundle import BundleData
+
+
+def leniency_figure(ctx: FigureContext, fid: str, label: str, bundles: list[BundleData]) -> None:
+    """Grader pass share minus panel-majority pass share on the stratified sample."""
+    grader: list[bool] = []
+    majority: list[bool] = []
+    for bundle in bundles:
+        verdicts = {v.key: v.verdict for v in bundle.verdicts}
+        stratified = {v.key for v in bundle.panel if v.why == "stratified"}
+        for key, decided in panel_majority(bundle).items():
+            if key in stratified and decided is not None and verdicts.get(key) in ("pass", "fail"):
+                grader.append(verdicts[key] == "pass")
+                majority.append(decided == "pass")
+    if not grader:
+        return
+    result = leniency(grader, majority, ctx.level)
+    lo, hi = result.lo, result.hi
+    ctx.reg.add(
+        fid,
+        label,
+        "points",
+        result.points,
+        precision=PERCENT_PLACES,
+        display=f"{signed(result.points, PERCENT_PLACES)} pts",
+        method="grader pass share minus panel-majority pass share, stratified panel sample",
+        sources=ctx.sources_for(*bundles),
+        intervals={"ci": points_interval(lo, hi, result.method, ctx.level)},
+        detail={
+            "draws": result.n_draws,
+            "grader_pass_share": to_decimal_str(result.grader_pass_share, RATE_PLACES),
+            "majority_pass_share": to_decimal_str(result.majority_pass_share, RATE_PLACES),
+        },
+    )
+
+
+def jury_figures(ctx: FigureContext) -> None:
+    """Panel AC1 overall and per category, leniency, sample sizes and qualification."""
+    bundles = [ctx.data.bundles[slugify(r.api)] for r in ctx.data.volume.candidates]
+    src = ctx.sources_for(*bundles, extra=("qualification.jsonl",))
+    rated = [r for b in bundles for r in rated_draws(ctx.data, b)]
+    floor = str(ctx.data.volume.thresholds.ac1_floor)
+    _ac1(
+        ctx,
+        f"{ctx.vid}/jury/ac1",
+        "Panel agreement (Gwet's AC1) over all re-graded draws",
+        [r.votes for r in rated],
+        src,
+        floor,
+    )
+    for cat in [c.id for c in ctx.data.bank.manifest.categories]:
+        votes = [r.votes for r in rated if r.category == cat]
+        _ac1(
+            ctx,
+            f"{ctx.vid}/jury/ac1/category/{cat}",
+            f"Panel agreement (AC1) on {cat} draws",
+            votes,
+            src,
+            floor,
+        )
+    leniency_figure(
+        ctx, f"{ctx.vid}/jury/leniency", "Grader leniency versus the panel majority", bundles
+    )
+    whys = [r.why for r in rated]
+    for why in ("stratified", "borderline", "grader_refused"):
+        ctx.reg.count(
+            f"{ctx.vid}/jury/sample/{why}",
+            f"Draws re-graded by the panel ({why.replace('_', ' ')})",
+            whys.count(why),
+            src,
+        )
+    quals = qualification_outcomes(
+        (q.record for b in bundles for q in b.qualification),
+        ctx.data.volume.thresholds.max_qualification_refusals,
+    )
+    for judge, outcome in quals.items():
+        ctx.reg.count(
+            f"{ctx.vid}/jury/{slugify(judge)}/qualification",
+            f"Qualification probes {judge} graded correctly",
+            outcome.correct,
+            src,
+            detail={
+                "probes": outcome.probes,
+                "refused": list(outcome.refused),
+                "wrong": list(outcome.wrong),
+                "qualified": outcome.qualified,
+            },
+        )
+
+
+def _ac1(
+    ctx: FigureContext,
+    fid: str,
+    label: str,
+    ratings: list[tuple[str | None, ...]],
+    src: list[Source],
+    floor: str,
+) -> None:
+    usable = [r for r in ratings if sum(v is not None for v in r) >= 2]
+    if len(usable) < 2:
+        return
+    try:
+        result = gwet_ac1(ratings, ["pass", "fail"], ctx.level)
+    except StatsError:
+        return
+    ctx.reg.add(
+        fid,
+        label,
+        "agreement",
+        result.value,
+        precision=AC1_PLACES,
+        display=to_decimal_str(result.value, AC1_PLACES),
+        method=result.method,
+        sources=src,
+        intervals={"ci": plain_interval(result.ci_lo, result.ci_hi, result.method, ctx.level)},
+        detail={
+            "draws": result.n_subjects,
+            "raters": result.n_raters,
+            "floor": floor,
+            "percent_agreement": to_decimal_str(result.percent_agreement, AC1_PLACES),
+        },
+    )
