@@ -1,20 +1,20 @@
 """A content-addressed cache for results that are pure functions of file bytes and code.
 
-``check``, ``figures`` and ``publish`` repeat costly steps whose inputs rarely change:
-validating every line of every bundle, scanning every public file for held-out text,
-recomputing a volume's figures to compare them with the registry, and the panel's AC1.
-Their results are remembered here, under a key that is the SHA-256 of everything the
+``check`` and ``publish`` repeat two costly steps whose inputs rarely change: validating
+every line of every bundle, and scanning every public file for held-out text. Their
+results are remembered here, under a key that is the SHA-256 of everything the
 result depends on:
 
 - the bytes of every input file (their SHA-256),
 - the probepress code itself (every module of the ``generator`` package, byte for byte)
-  and the versions of the libraries that compute results (``code_digest``),
+  and the versions of the libraries that compute results and of Python with its Unicode
+  tables, on which NFKC and casefolding depend (``code_digest``),
 - the settings of the step (leak-scan thresholds, reader bounds).
 
 A changed byte in any of them is a different key, so a stale entry can never be
 returned. What is stored is deliberately small and inert: an empty marker ("these bytes
-were scanned and are clean"), the SHA-256 of the figures some inputs computed to, AC1 and
-its interval as JSON numbers, a bundle's rows as JSON arrays (``generator.store.rows``).
+were scanned and are clean") and a bundle's rows as JSON arrays (``generator.store.rows``).
+Figures are never remembered: the publishing gate recomputes them on every run.
 Every reader checks the shape of what it reads and recomputes on anything unexpected;
 nothing is unpickled or executed.
 
@@ -32,6 +32,8 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import sys
+import unicodedata
 from collections.abc import Iterable
 from functools import lru_cache
 from importlib import metadata
@@ -62,9 +64,10 @@ def code_digest() -> str:
 
 
 def tree_digest(package: Path) -> str:
-    """SHA-256 of every module under ``package`` (names and bytes) and the versions of
-    ``LIBRARIES``."""
+    """SHA-256 of every module under ``package`` (names and bytes), the versions of
+    ``LIBRARIES``, and Python's version and Unicode data version."""
     digest = hashlib.sha256(FORMAT.encode())
+    digest.update(f"\0python={sys.version}\0unicode={unicodedata.unidata_version}".encode())
     for path in sorted(package.rglob("*.py")):
         data = path.read_bytes()
         label = path.relative_to(package).as_posix().encode()

@@ -7,15 +7,13 @@ recomputes without writing and names every figure whose sources or value changed
 
 from __future__ import annotations
 
-from dataclasses import astuple, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 
-from pydantic import TypeAdapter
-
-from generator import __version__, cache
-from generator.canonical import dumps, dumps_line, write_text
+from generator import __version__
+from generator.canonical import dumps, write_text
 from generator.errors import InputError
-from generator.hashing import sha256_bytes, sha256_file, sha256_text
+from generator.hashing import sha256_bytes, sha256_file
 from generator.models.figures import Figure, Registry
 from generator.store import Bounds, Layout, VolumeData, load_volume
 from generator.store.jsonl import Problems, load_document
@@ -93,57 +91,6 @@ def compute(
     return dict(sorted(VolumeFigures(data, prev).compute().figures.items()))
 
 
-def inputs_key(
-    layout: Layout,
-    volume: str,
-    bounds: Bounds | None = None,
-    known: dict[str, str] | None = None,
-) -> str:
-    """Cache key of everything ``compute`` reads: every file of the bank, of the volume
-    and of the volume before it (bytes, by SHA-256), and the reader bounds.
-
-    Figures are a function of public files only (``probepress verify`` recomputes them
-    from the public downloads), so the private store is not part of the key. ``known``:
-    SHA-256 of files just read, by path as ``layout.rel`` prints it (not read again).
-    """
-    known = known or {}
-    prev = previous_volume(layout, volume)
-    folders = [layout.bank_dir, layout.volume_dir(volume)]
-    if prev is not None:
-        folders.append(layout.volume_dir(prev))
-    files = [
-        f"{rel}={known.get(rel) or sha256_file(path)}"
-        for folder in folders
-        for path in sorted(folder.rglob("*"))
-        if path.is_file()
-        for rel in [layout.rel(path)]
-    ]
-    return cache.key("figures", volume, prev or "", repr(astuple(bounds or Bounds())), files)
-
-
-_FIGURES = TypeAdapter(dict[str, Figure])
-
-
-def figures_digest(figures: dict[str, Figure]) -> str:
-    """SHA-256 of one volume's figures as one compact canonical JSON line (sorted keys,
-    sources included): equal for equal figures however they were built or read."""
-    return sha256_text(dumps_line(_FIGURES.dump_python(figures, mode="json")))
-
-
-def _known_digest(layout: Layout, key: str | None) -> str | None:
-    """The digest ``compute`` gave for these exact inputs and code, if remembered."""
-    store = layout.cache
-    raw = store.get("figures", key) if store is not None and key is not None else None
-    text = raw.decode("ascii", "replace").strip() if raw is not None else ""
-    return text if len(text) == 64 else None
-
-
-def _remember(layout: Layout, key: str | None, figures: dict[str, Figure]) -> None:
-    store = layout.cache
-    if store is not None and key is not None:
-        store.put("figures", key, figures_digest(figures).encode("ascii"))
-
-
 def _registered(layout: Layout, volume: str) -> dict[str, Figure]:
     return {k: v for k, v in load_registry(layout).figures.items() if k.startswith(f"{volume}/")}
 
@@ -161,19 +108,8 @@ def render(registry: Registry) -> str:
 
 
 def write(layout: Layout, volume: str, bounds: Bounds | None = None) -> tuple[int, bool]:
-    """Recompute ``volume`` and write the registry; return (figures, changed).
-
-    With the result cache on, a registry whose entries for ``volume`` are exactly what
-    these inputs computed to before is left as it is, without recomputing.
-    """
-    key = inputs_key(layout, volume, bounds) if layout.cache is not None else None
-    known = _known_digest(layout, key)
-    if known is not None:
-        registered = _registered(layout, volume)
-        if registered and figures_digest(registered) == known:
-            return len(registered), False
+    """Recompute ``volume`` and write the registry; return (figures, changed)."""
     figures = compute(layout, volume, bounds)
-    _remember(layout, key, figures)
     return len(figures), write_text(registry_path(layout), render(merged(layout, volume, figures)))
 
 
@@ -193,8 +129,8 @@ def verify(
 ) -> list[Mismatch]:
     """Recompute ``volume`` and compare with the registry, writing nothing.
 
-    With the result cache on, registered figures that are exactly what the same inputs
-    and code computed to before are not recomputed.
+    Every figure is recomputed from the files, every time: no digest remembered by an
+    earlier run stands in for the recomputation (that would let a run vouch for itself).
     """
     registered = _registered(layout, volume)
     out: list[Mismatch] = []
@@ -218,14 +154,8 @@ def verify(
                     else f"changed (sha256 {now[:12]}…, registered {src.sha256[:12]}…)"
                 )
                 out.append(Mismatch(fid, f"source {src.path} {what}"))
-    read = {path: digest for path, digest in hashes.items() if digest is not None}
-    key = inputs_key(layout, volume, bounds, read) if layout.cache is not None else None
-    known = _known_digest(layout, key)
-    if known is not None and registered and figures_digest(registered) == known:
-        return out
     try:
         fresh = compute(layout, volume, bounds, data)
-        _remember(layout, key, fresh)
     except InputError as exc:
         out.append(Mismatch(volume, f"cannot recompute: {exc.render(5)}"))
         return out

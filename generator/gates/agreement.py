@@ -11,15 +11,11 @@ enough to publish.
 
 from __future__ import annotations
 
-import json
 from collections import Counter, defaultdict
-from collections.abc import Sequence
-from dataclasses import asdict, fields
 
-from generator import cache
 from generator.gates.base import Findings, GateContext, GateResult
 from generator.panel import categories, rated_draws, reproduce_sample
-from generator.stats.agreement import AgreementResult, gwet_ac1
+from generator.stats.agreement import gwet_ac1
 from generator.stats.errors import StatsError
 
 NAME = "agreement"
@@ -31,41 +27,6 @@ def _label(key: tuple[str, str, int]) -> str:
 
 
 CATEGORIES = ("pass", "fail")
-
-
-def _is_result(known: object) -> bool:
-    """Whether a cached entry has exactly ``AgreementResult``'s fields, numbers but the
-    method's name."""
-    if not isinstance(known, dict) or set(known) != {f.name for f in fields(AgreementResult)}:
-        return False
-    return isinstance(known["method"], str) and all(
-        isinstance(v, int | float) and not isinstance(v, bool)
-        for k, v in known.items()
-        if k != "method"
-    )
-
-
-def _ac1(
-    ctx: GateContext, ratings: Sequence[Sequence[str | None]], confidence: float
-) -> AgreementResult:
-    """``gwet_ac1`` of the ratings, remembered in the result cache by the ratings
-    themselves (AC1 is a pure function of them; irrCAC and SciPy take most of a second
-    to import)."""
-    store = ctx.layout.cache
-    if store is None:
-        return gwet_ac1(ratings, CATEGORIES, confidence=confidence)
-    entry = cache.key("ac1", CATEGORIES, repr(confidence), (json.dumps(r) for r in ratings))
-    raw = store.get("ac1", entry)
-    if raw is not None:
-        try:
-            known = json.loads(raw)
-            if _is_result(known):
-                return AgreementResult(**known)
-        except (ValueError, TypeError):
-            pass  # unreadable: recompute
-    result = gwet_ac1(ratings, CATEGORIES, confidence=confidence)
-    store.put("ac1", entry, json.dumps(asdict(result), sort_keys=True).encode())
-    return result
 
 
 def check(ctx: GateContext) -> GateResult:
@@ -143,7 +104,9 @@ def check(ctx: GateContext) -> GateResult:
     floor = ctx.data.volume.thresholds.ac1_floor
     notes: list[str] = []
     try:
-        result = _ac1(ctx, ratings, float(ctx.data.volume.thresholds.confidence))
+        result = gwet_ac1(
+            ratings, CATEGORIES, confidence=float(ctx.data.volume.thresholds.confidence)
+        )
     except StatsError as exc:
         out.add(
             "ac1",

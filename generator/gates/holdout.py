@@ -163,10 +163,6 @@ def _summary(clean: _CachedClean | None) -> int | None:
     return count if isinstance(count, int) and count >= 0 else None
 
 
-LEAKS_OPTION = "holdout-leaks"
-"""Gate option: a ``Forked`` computing ``leak_scan`` (``generator.checking`` starts it)."""
-
-
 def leak_scan(ctx: GateContext) -> tuple[list[Finding], list[str]]:
     """The leak scan proper: findings and notes (needs the private store's texts).
 
@@ -253,8 +249,7 @@ def check(ctx: GateContext) -> GateResult:
             "pass --private DIR or set PROBEPRESS_PRIVATE",
         )
         return out.result()
-    leaks = ctx.options.get(LEAKS_OPTION)
-    found, scan_notes = leaks.result() if leaks is not None else leak_scan(ctx)
+    found, scan_notes = leak_scan(ctx)
     out.items.extend(found)
     notes.extend(scan_notes)
     _downloads(ctx, out)
