@@ -28,6 +28,20 @@ from generator.store.paths import Layout
 Progress = Callable[[str], None]
 DOWNLOADS = "downloads"
 VOLUMES = "volumes"
+THEME = Path(__file__).with_name("theme")
+"""The theme files every site needs (the demonstration banner's template override, the
+stylesheet, the offline plugin's local polyfill). They ship with the tool and are
+written under ``site_src/`` (``overrides/``, ``assets/``) by every ``generate``, so a
+root holds no copy of its own to drift; a root's own extra assets stay untouched."""
+
+
+def theme_files() -> dict[str, bytes]:
+    """The tool's theme files by path under ``site_src/``."""
+    return {
+        p.relative_to(THEME).as_posix(): p.read_bytes()
+        for p in sorted(THEME.rglob("*"))
+        if p.is_file() and not p.name.startswith(".")
+    }
 
 
 @dataclass(frozen=True)
@@ -161,6 +175,8 @@ def generate(
         written += write_text(site_src / rel, page_text)
     for f in files:
         written += write_bytes(site_src / DOWNLOADS / f.name, f.data)
+    for rel, data in theme_files().items():
+        written += write_bytes(site_src / rel, data)
     keep = set(pages) | {f"{DOWNLOADS}/{f.name}" for f in files}
     removed = _prune(site_src, keep)
     bank_downloads.register(
@@ -215,4 +231,11 @@ def build_site(
     )
 
 
-__all__ = ["Generated", "SiteResult", "build_site", "generate", "generated_pages"]
+__all__ = [
+    "Generated",
+    "SiteResult",
+    "build_site",
+    "generate",
+    "generated_pages",
+    "theme_files",
+]

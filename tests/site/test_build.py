@@ -225,6 +225,27 @@ def test_stale_generated_files_are_removed_and_others_kept(site_copy: Path) -> N
     assert "  release_key.pem\n" in (downloads / "SHA256SUMS").read_text("utf-8")
 
 
+def test_the_tools_theme_is_written_and_a_roots_own_assets_kept(site_copy: Path) -> None:
+    """The theme ships with the tool: a root without it gets it, an edited copy is put
+    back, and the root's own extra assets are left alone."""
+    from generator.site import theme_files
+
+    layout = _layout(site_copy)
+    site_src = site_copy / "site_src"
+    for folder in ("overrides", "assets"):
+        shutil.rmtree(site_src / folder, ignore_errors=True)
+    (site_src / "assets" / "img").mkdir(parents=True)
+    (site_src / "assets" / "img" / "logo.svg").write_text("<svg/>", encoding="utf-8")
+    build_site(layout, build=False)
+    theme = theme_files()
+    assert {"overrides/main.html", "assets/stylesheets/probepress.css"} <= set(theme)
+    assert all((site_src / rel).read_bytes() == data for rel, data in theme.items())
+    (site_src / "overrides" / "main.html").write_text("edited", encoding="utf-8")
+    build_site(layout, build=False)
+    assert (site_src / "overrides" / "main.html").read_bytes() == theme["overrides/main.html"]
+    assert (site_src / "assets" / "img" / "logo.svg").read_text("utf-8") == "<svg/>"
+
+
 def test_a_changed_frozen_file_is_refused(site_copy: Path) -> None:
     frozen = site_copy / "site_src" / "volumes" / "vol-001" / "leaderboard.html"
     frozen.write_bytes(frozen.read_bytes() + b"\n")
