@@ -4,9 +4,10 @@ The text of a held-out item may never be stored in the repository: the holdout g
 scans tracked files for runs of held-out words. So ``data/heldout.yaml`` keeps only
 short fragments, word tables and the recipe of each item, and this module puts every
 prompt, criterion, check and answer together with the ``random.Random`` the caller
-passes in. No literal stretch of a template and no option is longer than five words, so
-a run of six composed words never occurs in a source (``tests/demo/test_content.py``
-checks that over many seeds, for every file under ``generator/`` and ``tests/``).
+passes in. No literal stretch of a template and no option is longer than five words, and
+a name bound next to an option is never a word that could follow it, so a run of six
+composed words never occurs in the repository (``tests/demo/test_content.py`` checks
+every hand-written file over many seeds).
 
 A recipe is a *block*: a mapping whose entries are evaluated in order, each binding its
 name, the block's value being its last entry's. An entry's value is one of
@@ -18,10 +19,14 @@ name, the block's value being its last entry's. An entry's value is one of
 - a list: each element evaluated in order;
 - a form, a mapping with one of these keys: ``t`` (a template filled from the slots
   beside it: a list slot is picked from where the template names it, left to right;
-  a slot's value is evaluated before the template is read), ``if``/``then``/``else``,
-  ``pick`` (all evaluated, then one chosen), ``some`` (all evaluated, then between
-  ``min`` and ``max`` kept in order), ``join`` and ``chat``;
+  a slot's value is evaluated before the template is read), ``if``/``then``/``else``
+  and ``case``/``of`` (only the chosen entry is evaluated), ``pick`` (all evaluated,
+  then one chosen), ``some`` (all evaluated, then between ``min`` and ``max`` kept in
+  order), ``join`` and ``chat``;
 - any other mapping: a nested block.
+
+A kind's ``make`` block binds ``prompt``, ``criterion`` and, at Tier 0, ``check``; its
+``answer`` block is read with ``passed`` bound and its value is the answer.
 
 Every random draw goes through the one generator, in the order the recipe reads, so the
 same seed composes the same bytes. An item keeps the names its recipe bound under
@@ -66,7 +71,7 @@ _NODES = (
 )  # fmt: skip
 _METHODS = frozenset({"join", "upper", "lower", "capitalize", "replace", "split"})
 _BUILTINS: dict[str, Any] = {
-    f.__name__: f for f in (str, int, len, round, sorted, enumerate, range, min, max)
+    f.__name__: f for f in (str, int, len, round, sorted, enumerate, range)
 }
 
 
