@@ -5,12 +5,9 @@ from __future__ import annotations
 import datetime as dt
 import random
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
-import yaml
-
-from generator.demo import heldout
+from generator.demo import heldout, read_data
 from generator.demo.spec import REVIEWERS, DemoSpec
 from generator.models.bank import BankItem, BankManifest, BankVersion, Category
 from generator.store.bank import item_text_sha256
@@ -27,14 +24,9 @@ class DemoItem:
     source: dict[str, Any]
 
 
-def _data(name: str) -> Any:
-    text = resources.files("generator.demo").joinpath("data", name).read_text("utf-8")
-    return yaml.safe_load(text)
-
-
 def categories() -> list[Category]:
     """The example's declared categories."""
-    return [Category.model_validate(c) for c in _data("categories.yaml")]
+    return [Category.model_validate(c) for c in read_data("categories.yaml")]
 
 
 def _history(status: str, released: dt.date, rng: random.Random) -> list[dict[str, Any]]:
@@ -94,7 +86,7 @@ def _scaled_raw(
 def build_bank(spec: DemoSpec) -> tuple[BankManifest, list[DemoItem]]:
     """The example's bank manifest and every item (public and held out) with responses."""
     rng = random.Random(f"{spec.seed}:bank")
-    public_raw: list[dict[str, Any]] = _data("public_items.yaml")
+    public_raw: list[dict[str, Any]] = read_data("public_items.yaml")
     held_raw = heldout.heldout_items(random.Random(f"{spec.seed}:heldout"))
     released = {v.id: v.released for v in spec.versions}
     first = spec.versions[0].id

@@ -19,9 +19,13 @@ from generator.checks import run_check
 from generator.demo import heldout
 from generator.models.bank import BankItem, Check
 
-DEMO = Path(__file__).resolve().parents[2] / "generator" / "demo"
+ROOT = Path(__file__).resolve().parents[2]
+DEMO = ROOT / "generator" / "demo"
 PUBLIC_YAML = DEMO / "data" / "public_items.yaml"
-HELDOUT_PACKAGE = DEMO / "heldout"
+HELDOUT_RECIPES = DEMO / "data" / "heldout.yaml"
+SOURCE_FOLDERS = (".ci", "bank", "benchmarks", "generator", "site_src", "templates", "tests")
+GENERATED = frozenset({"volumes", "downloads", "__pycache__"})
+"""Folders of ``site_src`` the tool writes (held-out text is the gate's business there)."""
 
 CATEGORIES = (
     "arithmetic",
@@ -46,6 +50,7 @@ RUN = 6
 
 _CHECK = TypeAdapter(Check)
 _TOKEN = re.compile(r"[^\W_]+")
+_ESCAPE = re.compile(r"\\[A-Za-z]")
 
 
 @cache
@@ -54,9 +59,16 @@ def public_items() -> list[dict[str, Any]]:
     return items
 
 
-def heldout_sources() -> list[Path]:
-    """Every module of the held-out package, so a module added later is scanned too."""
-    return sorted(HELDOUT_PACKAGE.rglob("*.py"))
+def repository_sources() -> list[Path]:
+    """Every hand-written text file of the repository, the composer and its data included."""
+    found = [p for p in ROOT.iterdir() if p.is_file() and not p.name.startswith(".")]
+    for folder in SOURCE_FOLDERS:
+        found.extend(
+            p
+            for p in (ROOT / folder).rglob("*")
+            if p.is_file() and not GENERATED & set(p.relative_to(ROOT).parts)
+        )
+    return sorted(found)
 
 
 def held(seed: int) -> list[dict[str, Any]]:
@@ -66,7 +78,7 @@ def held(seed: int) -> list[dict[str, Any]]:
 def as_bank_item(raw: dict[str, Any]) -> BankItem:
     """Validate an entry with the fields the builder derives filled in."""
     reached = STEPS[: STEPS.index(raw["status"]) + 1]
-    data = {key: value for key, value in raw.items() if key != "responses"}
+    data = {key: value for key, value in raw.items() if key not in ("responses", "slots")}
     data["core"] = raw["added_in"] == "v1"
     data["validation"] = [
         {"status": status, "by": "reviewer", "on": f"2025-01-0{n + 1}"}
@@ -149,6 +161,34 @@ def test_public_answers_cover_the_shapes_a_renderer_must_handle() -> None:
 
 
 # ------------------------------------------------------------------------------- held out
+
+
+class _StrictLoader(yaml.SafeLoader):
+    """A loader that refuses what PyYAML lets pass: a repeated key, a key that is no string."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        keys = [self.construct_object(key, deep=deep) for key, _ in node.value]
+        repeated = {key for key in keys if keys.count(key) > 1}
+        assert not repeated, f"line {node.start_mark.line + 1}: repeated key {repeated}"
+        odd = [key for key in keys if not isinstance(key, str)]
+        assert not odd, f"line {node.start_mark.line + 1}: key {odd} is no string (quote it)"
+        return super().construct_mapping(node, deep=deep)
+
+
+@pytest.mark.parametrize("path", sorted(DEMO.joinpath("data").glob("*.yaml")), ids=str)
+def test_demo_data_has_unique_string_keys(path: Path) -> None:
+    # A repeated name in a recipe's block would silently drop an entry and shift every
+    # draw, and a key such as `true:` would become a boolean; both must fail here.
+    yaml.load(path.read_text("utf-8"), Loader=_StrictLoader)
+
+
+def test_the_strict_loader_refuses_what_pyyaml_lets_pass() -> None:
+    recipes = yaml.load(HELDOUT_RECIPES.read_text("utf-8"), Loader=_StrictLoader)
+    assert [kind["id"] for kind in recipes["kinds"]] == [item["id"] for item in held(0)]
+    with pytest.raises(AssertionError, match="repeated key"):
+        yaml.load("a: 1\na: 2\n", Loader=_StrictLoader)
+    with pytest.raises(AssertionError, match="no string"):
+        yaml.load("true: 1\n", Loader=_StrictLoader)
 
 
 def test_heldout_counts_and_metadata() -> None:
@@ -254,39 +294,71 @@ def tokens(text: str) -> list[str]:
     return _TOKEN.findall(text.casefold())
 
 
+def check_text(check: dict[str, Any]) -> str:
+    """The words of a check: its strings with regex escapes (``\\b``, ``\\s``) dropped."""
+    strings = [v for v in check.values() if isinstance(v, str)]
+    strings += [p for v in check.values() if isinstance(v, list) for p in v]
+    return " ".join(_ESCAPE.sub(" ", text) for text in strings)
+
+
 def generated_texts(seed: int) -> Iterator[tuple[str, str]]:
     rng = random.Random(f"leak-{seed}")
     for item in held(seed):
         for text in prompt_texts(item["prompt"]):
             yield item["id"], text
         yield item["id"], item["pass_criterion"]
+        if "check" in item:
+            yield item["id"], check_text(item["check"])
         for passed in (True, False) * 4:
             yield item["id"], heldout.heldout_response(item, passed, rng)
 
 
 @cache
 def source_runs() -> tuple[frozenset[tuple[str, ...]], frozenset[tuple[str, ...]], str]:
-    """Token runs of length RUN and RUN - 1, and the canonical text, of every source."""
+    """Token runs of length RUN and RUN - 1 of every source, and the canonical text of the
+    demo's own (the 50-character windows that catch long words search it; searching the
+    whole repository for each window would take seconds per seed)."""
     long_runs: set[tuple[str, ...]] = set()
     short_runs: set[tuple[str, ...]] = set()
     canon = []
-    for path in (*heldout_sources(), PUBLIC_YAML):
-        words = tokens(path.read_text("utf-8"))
+    for path in repository_sources():
+        try:
+            words = tokens(path.read_text("utf-8"))
+        except UnicodeDecodeError:  # fonts and images hold no text to compare
+            continue
         long_runs.update(tuple(words[n : n + RUN]) for n in range(len(words) - RUN + 1))
         short_runs.update(tuple(words[n : n + RUN - 1]) for n in range(len(words) - RUN + 2))
-        canon.append(" ".join(words))
+        if path.is_relative_to(DEMO) or path.is_relative_to(ROOT / "bank"):
+            canon.append(" ".join(words))
     return frozenset(long_runs), frozenset(short_runs), "\n".join(canon)
 
 
-def test_the_leak_check_reads_every_heldout_module() -> None:
-    package = heldout.__name__
-    loaded = {
+def test_the_leak_check_reads_the_composer_its_data_and_the_rest_of_the_repository() -> None:
+    sources = set(repository_sources())
+    demo_modules = {
         Path(module.__file__).resolve()
         for name, module in sys.modules.items()
-        if (name == package or name.startswith(package + ".")) and module.__file__
+        if name.startswith("generator.demo") and module.__file__
     }
-    assert len(loaded) > 1, loaded
-    assert loaded <= set(heldout_sources()), loaded - set(heldout_sources())
+    assert Path(heldout.__file__).resolve() in demo_modules
+    assert demo_modules <= sources, demo_modules - sources
+    assert set(DEMO.joinpath("data").iterdir()) <= sources
+    assert {ROOT / "README.md", ROOT / "bank" / "public.jsonl"} <= sources
+    assert not any(GENERATED & set(p.relative_to(ROOT).parts) for p in sources)
+
+
+def test_a_check_is_read_for_its_words() -> None:
+    check = {"kind": "pattern", "required": [r"\bQuellford\b"], "forbidden": [r"HERON\-12"]}
+    assert tokens(check_text(check)) == ["pattern", "quellford", "heron", "12"]
+
+
+@pytest.mark.parametrize(
+    "source", ["().__class__", "(lambda: 0)()", "__import__('os')", "(x := 1)", "open('f')"]
+)
+def test_a_recipe_expression_outside_the_closed_syntax_is_refused(source: str) -> None:
+    with pytest.raises((ValueError, NameError)):
+        heldout._compiled(source)
+        eval(heldout._compiled(source), {"__builtins__": {}})
 
 
 @pytest.mark.parametrize("seed", LEAK_SEEDS)

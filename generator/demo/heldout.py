@@ -1,0 +1,309 @@
+"""Held-out items of the example bank, composed at run time from templates kept as data.
+
+The text of a held-out item may never be stored in the repository: the holdout gate
+scans tracked files for runs of held-out words. So ``data/heldout.yaml`` keeps only
+short fragments, word tables and the recipe of each item, and this module puts every
+prompt, criterion, check and answer together with the ``random.Random`` the caller
+passes in. No literal stretch of a template and no option is longer than five words, and
+a name bound next to an option is never a word that could follow it, so a run of six
+composed words never occurs in the repository (``tests/demo/test_content.py`` checks
+every hand-written file over many seeds).
+
+A recipe is a *block*: a mapping whose entries are evaluated in order, each binding its
+name, the block's value being its last entry's. An entry's value is one of
+
+- a plain string: a text, ``{name}`` replaced by a bound name's value;
+- ``"=expr"``: a Python expression over the bound names, the word tables and the
+  functions of ``_functions`` (checked against a closed set of syntax, so a data file
+  can compute but cannot reach anything else);
+- a list: each element evaluated in order;
+- a form, a mapping with one of these keys: ``t`` (a template filled from the slots
+  beside it: a list slot is picked from where the template names it, left to right;
+  a slot's value is evaluated before the template is read), ``if``/``then``/``else``
+  and ``case``/``of`` (only the chosen entry is evaluated), ``pick`` (all evaluated,
+  then one chosen), ``some`` (all evaluated, then between ``min`` and ``max`` kept in
+  order), ``join`` and ``chat``;
+- any other mapping: a nested block.
+
+A kind's ``make`` block binds ``prompt``, ``criterion`` and, at Tier 0, ``check``; its
+``answer`` block is read with ``passed`` bound and its value is the answer.
+
+Every random draw goes through the one generator, in the order the recipe reads, so the
+same seed composes the same bytes. An item keeps the names its recipe bound under
+``slots``; its answers are composed from them, so ``heldout_response`` needs nothing but
+the item (a derived item, ``h-arith-01-r2``, is answered like its original).
+"""
+
+from __future__ import annotations
+
+import ast
+import datetime as dt
+import random
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
+from functools import cache
+from types import CodeType
+from typing import Any
+
+from generator.demo import read_data
+
+__all__ = ["SOURCES", "Item", "heldout_items", "heldout_response"]
+
+Item = dict[str, Any]
+SOURCES = ("demonstration item generated procedurally by probepress (held out)",)
+"""The ``sources`` of every held-out item."""
+
+_FORMS = ("t", "if", "case", "pick", "some", "join", "chat")
+_NAME = re.compile(r"\{(\w+)\}")
+_SPACE_BEFORE_PUNCT = re.compile(r"[ \t]+(?=[,.;:!?])")
+_SPACE_RUN = re.compile(r"(?<=\S)[ \t]{2,}")
+
+# The syntax an expression may use: values, arithmetic, comparisons, comprehensions,
+# f-strings and calls; no lambdas, no assignment, no attribute outside _METHODS.
+_NODES = (
+    ast.Expression, ast.Constant, ast.Name, ast.Load, ast.Store, ast.BinOp, ast.operator,
+    ast.UnaryOp, ast.unaryop, ast.BoolOp, ast.boolop, ast.Compare, ast.cmpop, ast.IfExp,
+    ast.Call, ast.keyword, ast.Subscript, ast.Slice, ast.Tuple, ast.List, ast.Dict,
+    ast.ListComp, ast.GeneratorExp, ast.comprehension, ast.JoinedStr, ast.FormattedValue,
+    ast.Attribute,
+)  # fmt: skip
+_METHODS = frozenset({"join", "upper", "lower", "capitalize", "replace", "split"})
+_BUILTINS: dict[str, Any] = {
+    f.__name__: f for f in (str, int, len, round, sorted, enumerate, range)
+}
+
+
+@dataclass(frozen=True)
+class _Kind:
+    """One held-out item of the bank: its metadata and its two recipes."""
+
+    id: str
+    category: str
+    tier: int
+    make: dict[str, Any]
+    answer: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class _Recipes:
+    """The data file: word tables and every kind, in id order."""
+
+    tables: dict[str, Any]
+    kinds: tuple[_Kind, ...]
+
+
+@cache
+def _recipes() -> _Recipes:
+    data = _frozen(read_data("heldout.yaml"))
+    kinds = tuple(_Kind(**kind) for kind in data["kinds"])
+    return _Recipes(tables=data["tables"], kinds=kinds)
+
+
+def _constant(spec: Any) -> bool:
+    if isinstance(spec, str):
+        return "{" not in spec and not spec.startswith("=")
+    return isinstance(spec, int | tuple)
+
+
+def _frozen(spec: Any) -> Any:
+    """The data with every list of constants made a tuple, which ``value`` returns as is.
+
+    Composing an answer walks many option lists; most hold only fixed strings, and
+    evaluating them element by element made answers three times slower.
+    """
+    if isinstance(spec, dict):
+        return {name: _frozen(entry) for name, entry in spec.items()}
+    if isinstance(spec, list):
+        elements = [_frozen(element) for element in spec]
+        return tuple(elements) if all(map(_constant, elements)) else elements
+    return spec
+
+
+@cache
+def _compiled(source: str) -> CodeType:
+    """An expression of a recipe, refused if it uses syntax outside the closed set."""
+    tree = ast.parse(source, mode="eval")
+    for node in ast.walk(tree):
+        allowed = isinstance(node, _NODES)
+        if isinstance(node, ast.Attribute):
+            allowed = node.attr in _METHODS
+        if isinstance(node, ast.Name):
+            allowed = node.id == "_" or not node.id.startswith("_")
+        if not allowed:
+            raise ValueError(f"held-out recipe expression {source!r}: {type(node).__name__}")
+    return compile(tree, "<heldout.yaml>", "eval")
+
+
+def _cents(value: Decimal) -> Decimal:
+    return value.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+
+
+def _tenths(value: Decimal) -> Decimal:
+    return value.quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
+
+
+def _tidy(text: str) -> str:
+    """A filled template without spaces before punctuation, doubled or at either end."""
+    return _SPACE_RUN.sub(" ", _SPACE_BEFORE_PUNCT.sub("", text)).strip()
+
+
+class _Composer:
+    """Evaluates recipes against one environment of bound names and one generator."""
+
+    def __init__(self, rng: random.Random, bound: dict[str, Any]) -> None:
+        self.rng = rng
+        self.env: dict[str, Any] = {"__builtins__": {}, **_BUILTINS, **_recipes().tables}
+        self.env.update(self._functions())
+        self.env.update(bound)
+        self.bound = dict(bound)
+
+    def _functions(self) -> dict[str, Callable[..., Any]]:
+        """What an expression may call besides a few builtins."""
+        rng, tables = self.rng, _recipes().tables
+
+        def pick(options: Sequence[Any]) -> Any:
+            return options[rng.randrange(len(options))]
+
+        def day_month() -> str:
+            return f"{rng.randint(1, 28)} {pick(tables['months'])}"
+
+        return {
+            "pick": pick,
+            "randint": rng.randint,
+            "randrange": rng.randrange,
+            "random": rng.random,
+            "sample": rng.sample,
+            "town": lambda: pick(tables["town_heads"]) + pick(tables["town_tails"]),
+            "person": lambda: f"{pick(tables['first_names'])} {pick(tables['last_names'])}",
+            "day_month": day_month,
+            "compose": self.value,
+            "dec": Decimal,
+            "cents": _cents,
+            "tenths": _tenths,
+            "escape": re.escape,
+            "weekday": lambda y, m, d: tables["weekdays"][dt.date(y, m, d).weekday()],
+        }
+
+    def value(self, spec: Any) -> Any:
+        """The value of one entry of a recipe (see the module docstring)."""
+        if isinstance(spec, str):
+            if spec.startswith("="):
+                return eval(_compiled(spec[1:]), self.env)  # closed syntax: _compiled
+            if "{" not in spec:
+                return spec
+            return _NAME.sub(lambda m: str(self.env[m.group(1)]), spec)
+        if isinstance(spec, list):
+            return [self.value(element) for element in spec]
+        if not isinstance(spec, dict):
+            return spec
+        form = next((key for key in _FORMS if key in spec), None)
+        if form is None:
+            return self.block(spec)
+        return getattr(self, "_" + form)(spec)
+
+    def block(self, spec: dict[str, Any]) -> Any:
+        """Evaluate each entry in order, binding its name; the last entry's value."""
+        result: Any = None
+        for name, entry in spec.items():
+            result = self.env[name] = self.bound[name] = self.value(entry)
+        return result
+
+    def _t(self, spec: dict[str, Any]) -> str:
+        slots = {name: self.value(v) for name, v in spec.items() if name != "t"}
+
+        def one(match: re.Match[str]) -> str:
+            name = match.group(1)
+            if name not in slots:
+                return str(self.env[name])
+            chosen = slots[name]
+            if isinstance(chosen, list | tuple):
+                chosen = chosen[self.rng.randrange(len(chosen))]
+            return str(chosen)
+
+        return _tidy(_NAME.sub(one, spec["t"]))
+
+    def _if(self, spec: dict[str, Any]) -> Any:
+        return self.value(spec["then"] if self.value("=" + spec["if"]) else spec["else"])
+
+    def _case(self, spec: dict[str, Any]) -> Any:
+        return self.value(spec["of"][self.value("=" + spec["case"])])
+
+    def _pick(self, spec: dict[str, Any]) -> Any:
+        options = self.value(spec["pick"])
+        return options[self.rng.randrange(len(options))]
+
+    def _some(self, spec: dict[str, Any]) -> str:
+        sentences = self.value(spec["some"])
+        count = self.rng.randint(spec["min"], min(spec["max"], len(sentences)))
+        chosen = sorted(self.rng.sample(range(len(sentences)), count))
+        return " ".join(sentences[i] for i in chosen)
+
+    def _join(self, spec: dict[str, Any]) -> str:
+        return " ".join(part for part in self.value(spec["join"]) if part)
+
+    def _chat(self, spec: dict[str, Any]) -> list[dict[str, str]]:
+        roles = ("user", "assistant")
+        turns = self.value(spec["chat"])
+        return [{"role": roles[n % 2], "content": text} for n, text in enumerate(turns)]
+
+
+def _kind_of(item_id: str) -> _Kind:
+    for kind in _recipes().kinds:
+        if item_id == kind.id or item_id.startswith(kind.id + "-"):
+            return kind
+    raise KeyError(f"{item_id!r} is not a held-out item of the example bank")
+
+
+def heldout_items(rng: random.Random) -> list[Item]:
+    """The 28 held-out core items of the example bank, composed from ``rng``.
+
+    Args:
+        rng: The only source of randomness; the same state gives the same items.
+
+    Returns:
+        One dict per item, in a fixed id order, with ``id``, ``category``, ``tier``,
+        ``added_in`` (``v1``), ``status`` (``validated``), ``prompt``,
+        ``pass_criterion``, ``check`` (Tier 0 only), ``sources`` and ``slots`` (the
+        names its recipe bound, which its answers are composed from).
+    """
+    items = []
+    for kind in _recipes().kinds:
+        composer = _Composer(rng, {})
+        composer.block(kind.make)
+        slots = composer.bound
+        item: Item = {
+            "id": kind.id,
+            "category": kind.category,
+            "tier": kind.tier,
+            "added_in": "v1",
+            "status": "validated",
+            "prompt": slots["prompt"],
+            "pass_criterion": slots["criterion"],
+            "sources": list(SOURCES),
+            "slots": slots,
+        }
+        if "check" in slots:
+            item["check"] = slots["check"]
+        items.append(item)
+    return items
+
+
+def heldout_response(item: Item, passed: bool, rng: random.Random) -> str:
+    """A model answer to a held-out item that meets (or misses) its pass criterion.
+
+    Args:
+        item: One dict returned by ``heldout_items`` (or one derived from it).
+        passed: True for an answer that passes, False for one that fails.
+        rng: The only source of randomness.
+
+    Returns:
+        The answer text; for Tier 0 items ``run_check`` agrees with ``passed``.
+
+    Raises:
+        KeyError: ``item`` is not a held-out item of this bank.
+    """
+    kind = _kind_of(item["id"])
+    answer = _Composer(rng, {**item["slots"], "passed": passed}).block(kind.answer)
+    return str(answer)
