@@ -479,10 +479,10 @@ def cache_command(state: State, clear: bool, as_json: bool) -> None:
 
 
 @main.command(
-    epilog="Exit codes: 0 intact, recomputed and signed by a trusted key; 1 a finding "
-    "(tampered, missing, extra, unsigned, untrusted or downgraded file, or a figure that "
-    "does not recompute); 2 usage error or unreadable input; 3 intact and recomputed, but "
-    "authenticity not checked (no --trusted-key or --trust-policy)."
+    epilog=EPILOG.removesuffix(".") + "; 3 intact and recomputed, but authenticity not "
+    "checked (no --trusted-key or --trust-policy). For verify, 0 means also signed by a "
+    "trusted key, and 1 any finding: a tampered, missing, extra, unsigned, untrusted or "
+    "downgraded file, or a figure that does not recompute."
 )
 @click.argument(
     "path", required=False, type=click.Path(file_okay=False, exists=True, path_type=Path)

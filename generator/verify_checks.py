@@ -222,6 +222,8 @@ def _check_signature(
         refused = trust.judge(signature)
         if refused:
             view.add(what, refused, "authenticated")
+        elif signature is not None:
+            view.notes.append(f"{what}: signed by {trust.who(signature)}")
     return signature
 
 
