@@ -33,6 +33,7 @@ from generator.release import (
     load_release,
     refuse_downgrade,
     sign,
+    signed_as,
     site_manifest,
     volume_figures_sha256,
     volume_inputs,
@@ -319,7 +320,7 @@ def publish(
     previous = {v: _unchanged(layout, v, inputs[v]) for v in volumes}
     intact_now = {v: r is not None and intact(layout, r) for v, r in previous.items()}
     clean = git.is_repository(layout.root) and not git.dirty_paths(layout.root)
-    sealed = (layout.root / MANIFEST).is_file()
+    sealed = (layout.root / MANIFEST).is_file() and signed_as(layout, previous.values(), key)
     if all(intact_now.values()) and (clean or allow_dirty) and _site_fresh(layout) and sealed:
         standing = tuple(r for r in previous.values() if r is not None)
         return PublishResult(tuple(volumes), (), noop=True, draft=False, releases=standing)
@@ -355,6 +356,10 @@ def publish(
             report = _gate(stage_layout, layout, volume, allow_dirty)
             kept = previous[volume]
             if intact_now[volume] and kept is not None:
+                if key is not None:  # re-signed (deterministic: unchanged bytes if it was)
+                    kept = write_release(
+                        stage_layout, kept.model_copy(update={"signature": None}), key
+                    )
                 releases.append(kept)
                 continue
             release = Release(

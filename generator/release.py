@@ -17,7 +17,7 @@ touches staging, the journal, git, or a key file (a loaded key object is passed 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TypeVar
 
@@ -218,6 +218,23 @@ def write_release(layout: Layout, release: Release, key: Ed25519PrivateKey | Non
         dumps(release.model_dump(mode="json", exclude_none=True)).encode("utf-8"),
     )
     return release
+
+
+def signed_as(
+    layout: Layout, releases: Iterable[Release | None], key: Ed25519PrivateKey | None
+) -> bool:
+    """Whether the standing releases and site manifest carry ``key``'s signature (always
+    True without a key: nothing was asked), so that starting to sign is never a no-op."""
+    if key is None:
+        return True
+    wanted = fingerprint(
+        key.public_key()
+        .public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+        .hex()
+    )
+    manifest = load_manifest(layout.root / MANIFEST, MANIFEST)
+    records = [*releases, manifest]
+    return all(r is not None and r.signature is not None and _fp(r) == wanted for r in records)
 
 
 def _fp(record: Release | SiteManifest) -> str:
