@@ -18,6 +18,7 @@ findings and are never opened. This module depends on the release format
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -123,7 +124,9 @@ def _recompute(view: View, published: list[str]) -> None:
             view.add(volume, f"not recomputed: {blocked[0]} cannot be read safely", "recomputed")
         return
     if view.readable("figures/figures.json"):
-        view.checked["figures"] = len(figures.load_registry(view.layout).figures)
+        # An unreadable registry is named by each volume's recomputation below.
+        with contextlib.suppress(ProbepressError):
+            view.checked["figures"] = len(figures.load_registry(view.layout).figures)
     for volume in published:
         try:
             found = figures.verify(view.layout, volume)

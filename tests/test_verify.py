@@ -324,3 +324,16 @@ def test_non_regular_files_are_findings_and_never_read(
     assert "not recomputed: downloads/bundles/vol-001/trap.jsonl cannot be read safely" in (
         bad.stderr
     )
+
+
+def test_rotating_the_key_re_signs_every_standing_release(pub: Path, keys: dict[str, Path]) -> None:
+    args = ["--root", str(pub), "publish", *VOLUMES, "--signing-key", str(keys["forger"])]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    assert "nothing rewritten" not in result.stderr  # a new key is never a no-op
+    git_commit_all(pub, "re-signed with a new key")
+    new_key = ("--trusted-key", str(keys["forger.pub"]))
+    ok = verify(pub, *new_key)
+    assert ok.exit_code == 0, ok.stderr[:3000]
+    assert f"{RELEASE}: signed by trusted key forger.pub" in ok.stderr
+    assert verify(pub, *trusted(keys)).exit_code == 1  # the old key no longer signs it
