@@ -478,24 +478,56 @@ def cache_command(state: State, clear: bool, as_json: bool) -> None:
     err.print(f"{directory}: {total / 1e6:.1f} MB", markup=False)
 
 
-@main.command(epilog=EPILOG)
+@main.command(
+    epilog=EPILOG.removesuffix(".") + "; 3 intact and recomputed, but authenticity not "
+    "checked (no --trusted-key or --trust-policy). For verify, 0 means also signed by a "
+    "trusted key, and 1 any finding: a tampered, missing, extra, unsigned, untrusted or "
+    "downgraded file, or a figure that does not recompute."
+)
 @click.argument(
     "path", required=False, type=click.Path(file_okay=False, exists=True, path_type=Path)
 )
+@click.option(
+    "--trusted-key",
+    "trusted_keys",
+    multiple=True,
+    type=click.Path(dir_okay=False, exists=True, path_type=Path),
+    help="A PEM Ed25519 public key you obtained outside the site (repeatable).",
+)
+@click.option(
+    "--trust-policy",
+    type=click.Path(dir_okay=False, exists=True, path_type=Path),
+    default=None,
+    help="A trust policy (JSON: signers, their key fingerprints, revoked keys).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output on stdout.")
 @pass_state
-def verify(state: State, path: Path | None, as_json: bool) -> None:
-    """Recompute every public figure and check every fingerprint, SHA256SUMS line and
-    signature, offline. PATH is a publication root or a built site [default: --root]."""
+@click.pass_context
+def verify(
+    ctx: click.Context,
+    state: State,
+    path: Path | None,
+    trusted_keys: tuple[Path, ...],
+    trust_policy: Path | None,
+    as_json: bool,
+) -> None:
+    """Check integrity, recompute every public figure and, given trusted keys or a trust
+    policy, authenticate every release, offline. PATH is a publication root or a built site
+    [default: --root]. A key shipped inside the site is reported, never trusted."""
+    from generator.trust import load_trust
     from generator.verify import verify as run_verify
 
+    trust = load_trust(trusted_keys, trust_policy)
     with progress("verifying") as step:
-        report = run_verify(path or state.layout.root, progress=step)
+        report = run_verify(path or state.layout.root, progress=step, trust=trust)
     if as_json:
         print_json(report.as_json())
-    if not report.verified:
+    for note in report.notes:
+        err.print(note, markup=False)
+    if report.findings:
         raise CheckFailed(
-            f"not verified: {report.summary()}",
-            [Problem(m.what, None, "verify", m.message) for m in report.mismatches],
+            report.summary(),
+            [Problem(f.what, None, f.kind, f.message) for f in report.findings],
         )
     err.print(report.summary(), markup=False)
+    ctx.exit(report.exit_code)

@@ -22,14 +22,27 @@ from pathlib import Path
 from typing import Any
 
 from generator import __version__, figures, git
-from generator.canonical import dumps, write_bytes, write_json
+from generator.canonical import write_json
 from generator.checking import run_gates
 from generator.errors import CheckFailed, InputError, Problem
 from generator.hashing import sha256_bytes, sha256_file
 from generator.models.release import GateVerdict, Release
-from generator.signing import PUBLIC_KEY_FILE, load_private_key, public_pem, sign
+from generator.release import (
+    MANIFEST,
+    intact,
+    load_release,
+    refuse_downgrade,
+    sign,
+    signed_as,
+    site_manifest,
+    volume_figures_sha256,
+    volume_inputs,
+    volume_outputs,
+    write_manifest,
+    write_release,
+)
+from generator.signing import load_private_key
 from generator.store import Layout
-from generator.store.jsonl import Problems, load_document
 
 Step = Callable[[str], None]
 JOURNAL = ".probepress-journal.json"
@@ -91,61 +104,11 @@ def _files(base: Path) -> Iterator[Path]:
         yield from sorted(p for p in base.rglob("*") if p.is_file() and not p.is_symlink())
 
 
-def volume_inputs(layout: Layout, volume: str) -> dict[str, str]:
-    """Every input of ``volume`` (bank, its bundles, templates) with its SHA-256."""
-    paths = [
-        *_files(layout.bank_dir),
-        *_files(layout.volume_dir(volume)),
-        *_files(layout.root / "templates"),
-    ]
-    return {layout.rel(p): sha256_file(p) for p in paths}
-
-
-def release_path(layout: Layout, volume: str) -> Path:
-    """``site_src/volumes/<volume>/release.json``."""
-    return layout.site_src / "volumes" / volume / "release.json"
-
-
-def load_release(layout: Layout, volume: str) -> Release | None:
-    """The volume's release manifest, if it was published."""
-    path = release_path(layout, volume)
-    if not path.exists():
-        return None
-    problems = Problems()
-    release = load_document(path, Release, layout.rel(path), problems, 16 << 20)
-    if release is None:
-        raise InputError("cannot read the release manifest:", problems.items)
-    return release
-
-
-def volume_figures_sha256(layout: Layout, volume: str) -> str:
-    """SHA-256 of the volume's own figures (other volumes' entries excluded)."""
-    own = {
-        k: v.model_dump(mode="json")
-        for k, v in figures.load_registry(layout).figures.items()
-        if k.startswith(f"{volume}/")
-    }
-    return sha256_bytes(dumps(own).encode("utf-8"))
-
-
-def volume_outputs(layout: Layout, volume: str) -> dict[str, str]:
-    """The volume's frozen files (HTML and PDF) with their SHA-256."""
-    folder = layout.site_src / "volumes" / volume
-    return {layout.rel(p): sha256_file(p) for p in _files(folder) if p.suffix in (".html", ".pdf")}
-
-
-def _intact(layout: Layout, release: Release) -> bool:
-    return (
-        volume_outputs(layout, release.volume) == release.outputs
-        and volume_figures_sha256(layout, release.volume) == release.figures_sha256
-    )
-
-
 def site_digest(layout: Layout) -> str:
     """Digest of everything the built site is made from."""
     parts = [f"probepress {__version__}"]
     for path in [layout.root / "mkdocs.yml", *_files(layout.site_src), *_files(layout.figures_dir)]:
-        if path.is_file():
+        if path.is_file() and layout.rel(path) != MANIFEST:  # sealed after the stamp
             parts.append(f"{layout.rel(path)} {sha256_file(path)}")
     return sha256_bytes("\n".join(parts).encode("utf-8"))
 
@@ -352,11 +315,13 @@ def publish(
     step = progress or (lambda label: None)
     recover(layout)
     key = load_private_key(signing_key)
+    refuse_downgrade(layout, key is not None)
     inputs = {v: volume_inputs(layout, v) for v in volumes}
     previous = {v: _unchanged(layout, v, inputs[v]) for v in volumes}
-    intact = {v: r is not None and _intact(layout, r) for v, r in previous.items()}
+    intact_now = {v: r is not None and intact(layout, r) for v, r in previous.items()}
     clean = git.is_repository(layout.root) and not git.dirty_paths(layout.root)
-    if all(intact.values()) and (clean or allow_dirty) and _site_fresh(layout):
+    sealed = (layout.root / MANIFEST).is_file() and signed_as(layout, previous.values(), key)
+    if all(intact_now.values()) and (clean or allow_dirty) and _site_fresh(layout) and sealed:
         standing = tuple(r for r in previous.values() if r is not None)
         return PublishResult(tuple(volumes), (), noop=True, draft=False, releases=standing)
     draft = allow_dirty and not clean
@@ -378,7 +343,7 @@ def publish(
     with staging(layout) as stage:
         stage_layout = Layout.at(stage, layout.private, cache=layout.cache_dir or False)
         for volume in volumes:
-            if not intact[volume]:
+            if not intact_now[volume]:
                 step(f"figures of {volume}")
                 figures.write(stage_layout, volume)
                 step(f"frozen HTML and PDFs of {volume}")
@@ -390,7 +355,11 @@ def publish(
             step(f"gates of {volume}")
             report = _gate(stage_layout, layout, volume, allow_dirty)
             kept = previous[volume]
-            if intact[volume] and kept is not None:
+            if intact_now[volume] and kept is not None:
+                if key is not None:  # re-signed (deterministic: unchanged bytes if it was)
+                    kept = write_release(
+                        stage_layout, kept.model_copy(update={"signature": None}), key
+                    )
                 releases.append(kept)
                 continue
             release = Release(
@@ -405,17 +374,13 @@ def publish(
                 figures_sha256=volume_figures_sha256(stage_layout, volume),
                 gates=_verdicts(report),
             )
-            if key is not None:
-                release = sign(release, key)
-                write_bytes(stage_layout.site_src / "downloads" / PUBLIC_KEY_FILE, public_pem(key))
-            write_bytes(
-                release_path(stage_layout, volume),
-                dumps(release.model_dump(mode="json", exclude_none=True)).encode("utf-8"),
-            )
-            releases.append(release)
+            releases.append(write_release(stage_layout, release, key))
         step("site")
         build_site(stage_layout, build=True, drafts=shown)
         write_json(stage / "site" / SITE_STAMP, {"digest": site_digest(stage_layout)})
+        # Sealed last, over the built site too: every published file is in it.
+        manifest = site_manifest(stage)
+        write_manifest(stage, sign(manifest, key) if key is not None else manifest)
         step("holdout scan of the built site")
         _gate_site(stage_layout, layout, volumes[0])  # the scan covers every volume
         todo = plan(layout.root, stage)

@@ -1,25 +1,20 @@
-"""Ed25519 signatures of release manifests (the ``cryptography`` package)."""
+"""The publisher's signing key (Ed25519, the ``cryptography`` package).
+
+Only ``publish`` loads a private key. Signing itself is ``generator.release.sign``;
+checking a signature needs public keys only and lives in ``generator.trust``.
+"""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
-from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from generator.canonical import dumps
 from generator.errors import InputError
-from generator.models.release import Release, Signature
 
 KEY_ENV = "PROBEPRESS_SIGNING_KEY"
-PUBLIC_KEY_FILE = "release-signing-key.pub"
-
-
-def signed_bytes(release: Release) -> bytes:
-    """What a signature covers: the manifest's canonical JSON without its signature."""
-    return dumps(release.model_dump(mode="json", exclude={"signature"})).encode("utf-8")
 
 
 def load_private_key(path: Path | None) -> Ed25519PrivateKey | None:
@@ -34,42 +29,3 @@ def load_private_key(path: Path | None) -> Ed25519PrivateKey | None:
     if not isinstance(key, Ed25519PrivateKey):
         raise InputError(f"{chosen}: the signing key is not an Ed25519 key")
     return key
-
-
-def public_hex(key: Ed25519PublicKey) -> str:
-    """Raw public key as hex."""
-    return key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw).hex()
-
-
-def public_pem(key: Ed25519PrivateKey) -> bytes:
-    """The public half as PEM (published on the site)."""
-    return key.public_key().public_bytes(
-        serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
-    )
-
-
-def sign(release: Release, key: Ed25519PrivateKey) -> Release:
-    """``release`` with its signature (Ed25519 signatures are deterministic)."""
-    value = key.sign(signed_bytes(release)).hex()
-    signature = Signature(public_key=public_hex(key.public_key()), value=value)
-    return release.model_copy(update={"signature": signature})
-
-
-def check(release: Release, trusted_public_key: str | None = None) -> str | None:
-    """Problem with the signature, or None when it verifies.
-
-    Args:
-        release: A signed manifest.
-        trusted_public_key: Hex public key the signature must come from (the one
-            published on the site); without it, only self-consistency is checked.
-    """
-    if release.signature is None:
-        return "the release is not signed"
-    if trusted_public_key is not None and release.signature.public_key != trusted_public_key:
-        return "signed by a key other than the published one"
-    key = Ed25519PublicKey.from_public_bytes(bytes.fromhex(release.signature.public_key))
-    try:
-        key.verify(bytes.fromhex(release.signature.value), signed_bytes(release))
-    except InvalidSignature:
-        return "the signature does not match the manifest"
-    return None

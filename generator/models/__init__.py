@@ -5,7 +5,7 @@ from generator.models.base import SCHEMA_VERSION, Record, slugify, version_slug
 from generator.models.bundle import BundleManifest
 from generator.models.figures import Registry
 from generator.models.records import Draw, PanelVote, PrivateResponse, Qualification, Verdict
-from generator.models.release import Release
+from generator.models.release import Release, ReleaseLedger, SiteManifest, TrustPolicy
 from generator.models.volume import Volume
 
 #: Every published format, by schema file stem. ``probepress schema`` writes these.
@@ -21,6 +21,9 @@ FORMATS: dict[str, type[Record]] = {
     "qualification": Qualification,
     "figures": Registry,
     "release": Release,
+    "release-manifest": SiteManifest,
+    "release-ledger": ReleaseLedger,
+    "trust-policy": TrustPolicy,
     "private-response": PrivateResponse,
 }
 

@@ -52,3 +52,80 @@ class Release(Record):
     """Verdict of each of the nine gates."""
     signature: Signature | None = None
     """Present when a signing key was configured."""
+
+
+KeyFingerprint = Annotated[str, Field(pattern=r"^sha256:[0-9a-f]{64}$")]
+"""``sha256:`` and the hex SHA-256 of a raw Ed25519 public key (32 bytes)."""
+
+
+class ManifestFile(Part):
+    """One published file as the site manifest records it."""
+
+    size: int = Field(ge=0)
+    """Size in bytes."""
+    sha256: Sha256
+    """SHA-256 of its bytes."""
+
+
+class SiteManifest(Record):
+    """Every published file of a publication root, signed once (``site_src/downloads/
+    release-manifest.json``, copied to ``site/downloads/``).
+
+    Covers every file under ``figures/``, ``site_src/`` and the built ``site/`` except
+    the manifest's own two copies. Written after the site is built.
+    """
+
+    generator: str
+    """Generator name and version."""
+    files: dict[str, ManifestFile]
+    """Every covered file, root-relative POSIX path, with size and SHA-256."""
+    signature: Signature | None = None
+    """Present when a signing key was configured."""
+
+
+class LedgerEntry(Part):
+    """What signed a volume's release when it was published."""
+
+    signed_by: KeyFingerprint
+    """Fingerprint of the key that signed the volume's release."""
+
+
+class ReleaseLedger(Record):
+    """``figures/releases.json``: every volume ever published signed, and by which key.
+
+    Append-only: a volume once published signed must stay signed, so an unsigned release
+    of it later is a downgrade that ``verify`` names.
+    """
+
+    volumes: dict[str, LedgerEntry]
+    """Volume id -> what signed it."""
+
+
+class TrustedSigner(Part):
+    """A signer the reader trusts: a named identity and the keys that speak for it."""
+
+    identity: Annotated[str, Field(min_length=1, max_length=200)]
+    """Who signs (e.g. ``probe-bank maintainers <security@example.org>``)."""
+    keys: list[KeyFingerprint] = Field(min_length=1)
+    """Fingerprints of the identity's public keys."""
+
+
+class RevokedKey(Part):
+    """A key that must no longer be believed, whatever else says so."""
+
+    fingerprint: KeyFingerprint
+    """Fingerprint of the revoked key."""
+    reason: Annotated[str, Field(max_length=500)] = ""
+    """Why (shown in the finding)."""
+
+
+class TrustPolicy(Record):
+    """The reader's trust policy for ``probepress verify --trust-policy FILE``.
+
+    Kept outside the site it judges: a key the site ships is never trusted by it.
+    """
+
+    signers: list[TrustedSigner] = Field(min_length=1)
+    """The allowed signer identities and their keys."""
+    revoked: list[RevokedKey] = []
+    """Revoked keys: a signature by one of them is a finding even if listed above."""

@@ -5,7 +5,9 @@ once published), copies of ``figures.json`` and ``fingerprints.json``, the JSON 
 of every file format, every published volume's public bundles (``volume.yaml`` and each
 candidate's records: held-out responses appear there only as SHA-256) and ``SHA256SUMS``
 in ``sha256sum`` format over all of them — including files other steps put there (publish's
-public key), which are listed but otherwise left alone.
+public key), which are listed but otherwise left alone. The site manifest, written after the
+site is built and covering this folder, is the one file SHA256SUMS does not list. Every copy
+is named by ``generator.release.site_path``, the plan ``verify`` reads a site back with.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator import downloads
+from generator import downloads, release
 from generator.errors import InputError, Problem
 from generator.hashing import sha256_bytes
 from generator.schema import schemas
@@ -24,6 +26,9 @@ from generator.store.bank import Bank
 SUMS = "SHA256SUMS"
 OWN = {SUMS, "index.md", "changelog.md"}
 """Files of the folder this module writes itself (besides the planned downloads)."""
+SEALED_AFTER = {release.MANIFEST.removeprefix("site_src/downloads/")}
+"""Written after the site is built and covering everything here (SHA256SUMS included), so
+listed by no SHA256SUMS and no downloads page."""
 OWN_DIRS = ("bank/", "bundles/", "schemas/")
 """Sub-folders that hold only planned downloads (anything else there is stale)."""
 
@@ -74,19 +79,22 @@ def plan(pub: Publication, bank: Bank) -> list[Download]:
     # The bank as the registry's figures cite it (manifest, public items, held-out index:
     # metadata and hashes only), so ``probepress verify`` can recompute every figure from
     # the downloads alone.
+    # Named through release.site_path: the plan ``verify`` reads a built site back with.
     for name in ("bank.yaml", "public.jsonl", "heldout_index.jsonl"):
-        files.append(Download(f"bank/{name}", (root / "bank" / name).read_bytes(), "sources"))
-    for name in ("figures.json", "fingerprints.json"):
+        rel = f"bank/{name}"
+        files.append(Download(release.download_name(rel), (root / rel).read_bytes(), "sources"))
+    for name in release.SHIPPED_REGISTRIES:
         source = root / "figures" / name
         if source.is_file():
-            files.append(Download(name, source.read_bytes(), "registries"))
+            data = source.read_bytes()
+            files.append(Download(release.download_name(f"figures/{name}"), data, "registries"))
     files += [
         Download(f"schemas/{name}", text.encode("utf-8"), "schemas")
         for name, text in sorted(schemas().items())
     ]
     for pv in pub.volumes:
         files += [
-            Download(f"bundles/{rel}", path.read_bytes(), "bundles")
+            Download(release.download_name(f"bundles/{rel}"), path.read_bytes(), "bundles")
             for rel, path in _bundle_files(root, pv.id)
         ]
     files += _others(pub.layout.site_src / "downloads", {f.name for f in files})
@@ -106,6 +114,7 @@ def _others(folder: Path, planned: set[str]) -> list[Download]:
             and not path.is_symlink()
             and name not in planned
             and name not in OWN
+            and name not in SEALED_AFTER
             and not name.startswith(OWN_DIRS)
             and not path.name.startswith(".")
         ):

@@ -1,0 +1,279 @@
+"""What a release is made of, where its files live, and how it is sealed.
+
+Three records make a publication checkable (DESIGN §10):
+
+- each volume's ``site_src/volumes/<volume>/release.json`` (:class:`Release`): its
+  inputs, frozen outputs, figures digest and gate verdicts;
+- the **site manifest** ``site_src/downloads/release-manifest.json``
+  (:class:`SiteManifest`, copied to ``site/downloads/``): path, size and SHA-256 of every
+  file under ``figures/``, ``site_src/`` and the built ``site/``, written after the site
+  is built, so generated pages, the search index and theme assets are covered too;
+- the **release ledger** ``figures/releases.json`` (:class:`ReleaseLedger`): which key
+  signed each volume, so an unsigned release of a once-signed volume is a downgrade.
+
+This module is the whole of the release format that ``verify`` depends on: it never
+touches staging, the journal, git, or a key file (a loaded key object is passed in).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import TypeVar
+
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from generator import __version__, figures
+from generator.canonical import dumps, write_bytes
+from generator.errors import CheckFailed, InputError, Problem
+from generator.hashing import sha256_bytes, sha256_file
+from generator.inventory import scan
+from generator.models.base import Record
+from generator.models.release import (
+    LedgerEntry,
+    ManifestFile,
+    Release,
+    ReleaseLedger,
+    Signature,
+    SiteManifest,
+)
+from generator.store.jsonl import Problems, load_document
+from generator.store.paths import Layout
+from generator.trust import fingerprint, signed_bytes
+
+PUBLIC_KEY_FILE = "release-signing-key.pub"
+MANIFEST = "site_src/downloads/release-manifest.json"
+SITE_MANIFEST = "site/downloads/release-manifest.json"
+LEDGER = "figures/releases.json"
+COVERED = ("figures", "site_src", "site")
+"""The published areas of a root: exactly what ``publish`` moves into place."""
+MAX_RECORD_BYTES = 64 << 20
+Signed = TypeVar("Signed", Release, SiteManifest)
+R = TypeVar("R", bound=Record)
+
+# -- the one plan of where a root's files appear in a built site -----------------------
+
+SITE_PLACES = (
+    ("site_src/", ""),
+    ("bank/", "downloads/bank/"),
+    ("bundles/", "downloads/bundles/"),
+    ("figures/", "downloads/"),
+)
+"""Root-relative prefix -> site-relative prefix. ``site/downloads.py`` names its copies
+with it and ``verify`` reads a built site through it, so the two never disagree."""
+SHIPPED_REGISTRIES = ("figures.json", "fingerprints.json", "releases.json")
+"""The files of ``figures/`` a built site ships (``downloads.json`` is the publisher's)."""
+
+
+def site_path(rel: str) -> str | None:
+    """Where the root file ``rel`` appears in a built site (None: it is not shipped)."""
+    if rel.startswith("figures/") and rel.removeprefix("figures/") not in SHIPPED_REGISTRIES:
+        return None
+    if rel.startswith("site_src/") and rel.endswith(".md"):
+        return None  # pages are rendered to HTML, not copied
+    for prefix, place in SITE_PLACES:
+        if rel.startswith(prefix):
+            return place + rel.removeprefix(prefix)
+    return None
+
+
+def download_name(rel: str) -> str:
+    """The name inside ``downloads/`` of a root file the site ships there."""
+    place = site_path(rel)
+    if place is None or not place.startswith("downloads/"):
+        raise ValueError(f"{rel} is not shipped under downloads/")
+    return place.removeprefix("downloads/")
+
+
+class SiteLayout(Layout):
+    """A built site's ``downloads/`` read in place as a publication root: ``bank/`` and
+    ``bundles/`` sit where a root has them, the registries directly inside (SITE_PLACES)."""
+
+    @property
+    def figures_dir(self) -> Path:
+        return self.root
+
+
+# -- a volume's release ----------------------------------------------------------------
+
+
+def _files(base: Path) -> Iterator[Path]:
+    if base.is_dir():
+        yield from sorted(p for p in base.rglob("*") if p.is_file() and not p.is_symlink())
+
+
+def volume_inputs(layout: Layout, volume: str) -> dict[str, str]:
+    """Every input of ``volume`` (bank, its bundles, templates) with its SHA-256."""
+    paths = [
+        *_files(layout.bank_dir),
+        *_files(layout.volume_dir(volume)),
+        *_files(layout.root / "templates"),
+    ]
+    return {layout.rel(p): sha256_file(p) for p in paths}
+
+
+def release_path(layout: Layout, volume: str) -> Path:
+    """``site_src/volumes/<volume>/release.json``."""
+    return layout.site_src / "volumes" / volume / "release.json"
+
+
+def load_release(layout: Layout, volume: str) -> Release | None:
+    """The volume's release manifest, if it was published."""
+    return _load(release_path(layout, volume), Release, layout.rel(release_path(layout, volume)))
+
+
+def _load(path: Path, model: type[R], shown: str) -> R | None:
+    if not path.exists() and not path.is_symlink():
+        return None
+    problems = Problems()
+    loaded = load_document(path, model, shown, problems, MAX_RECORD_BYTES)
+    if loaded is None:
+        raise InputError(f"cannot read {shown}:", problems.items)
+    return loaded
+
+
+def volume_figures_sha256(layout: Layout, volume: str) -> str:
+    """SHA-256 of the volume's own figures (other volumes' entries excluded)."""
+    own = {
+        k: v.model_dump(mode="json")
+        for k, v in figures.load_registry(layout).figures.items()
+        if k.startswith(f"{volume}/")
+    }
+    return sha256_bytes(dumps(own).encode("utf-8"))
+
+
+def volume_outputs(layout: Layout, volume: str) -> dict[str, str]:
+    """The volume's frozen files (HTML and PDF) with their SHA-256."""
+    folder = layout.site_src / "volumes" / volume
+    return {layout.rel(p): sha256_file(p) for p in _files(folder) if p.suffix in (".html", ".pdf")}
+
+
+def intact(layout: Layout, release: Release) -> bool:
+    """Whether the volume's frozen files and figures are still what ``release`` sealed."""
+    return (
+        volume_outputs(layout, release.volume) == release.outputs
+        and volume_figures_sha256(layout, release.volume) == release.figures_sha256
+    )
+
+
+# -- signing and the ledger ------------------------------------------------------------
+
+
+def sign(record: Signed, key: Ed25519PrivateKey) -> Signed:
+    """``record`` with its signature (Ed25519 signatures are deterministic)."""
+    public = key.public_key().public_bytes(
+        serialization.Encoding.Raw, serialization.PublicFormat.Raw
+    )
+    signature = Signature(public_key=public.hex(), value=key.sign(signed_bytes(record)).hex())
+    return record.model_copy(update={"signature": signature})
+
+
+def load_ledger(root: Path, rel: str = LEDGER) -> ReleaseLedger | None:
+    """The release ledger at ``root/rel`` (a built site ships it under downloads/)."""
+    return _load(root / rel, ReleaseLedger, rel)
+
+
+def refuse_downgrade(layout: Layout, signing: bool) -> None:
+    """Refuse to publish unsigned once any volume was published signed.
+
+    Raises:
+        CheckFailed: The ledger records signed volumes and no key was given.
+    """
+    ledger = load_ledger(layout.root)
+    if signing or ledger is None or not ledger.volumes:
+        return
+    raise CheckFailed(
+        "not published: this root was published signed; an unsigned publication would be "
+        "a downgrade:",
+        [
+            Problem(
+                LEDGER,
+                None,
+                "downgrade",
+                f"{volume} was signed by {entry.signed_by}",
+                "publish with --signing-key (or $PROBEPRESS_SIGNING_KEY)",
+            )
+            for volume, entry in sorted(ledger.volumes.items())
+        ],
+    )
+
+
+def write_release(layout: Layout, release: Release, key: Ed25519PrivateKey | None) -> Release:
+    """Sign ``release`` when a key is given, write it, and record its signer in the ledger
+    (and the public key under downloads, for readers to fetch and pin out of band)."""
+    if key is not None:
+        release = sign(release, key)
+        public = key.public_key().public_bytes(
+            serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
+        )
+        write_bytes(layout.site_src / "downloads" / PUBLIC_KEY_FILE, public)
+        assert release.signature is not None  # just signed
+        ledger = load_ledger(layout.root) or ReleaseLedger(volumes={})
+        entries = {**ledger.volumes, release.volume: LedgerEntry(signed_by=_fp(release))}
+        text = dumps(ReleaseLedger(volumes=dict(sorted(entries.items()))).model_dump(mode="json"))
+        write_bytes(layout.root / LEDGER, text.encode("utf-8"))
+    write_bytes(
+        release_path(layout, release.volume),
+        dumps(release.model_dump(mode="json", exclude_none=True)).encode("utf-8"),
+    )
+    return release
+
+
+def signed_as(
+    layout: Layout, releases: Iterable[Release | None], key: Ed25519PrivateKey | None
+) -> bool:
+    """Whether the standing releases and site manifest carry ``key``'s signature (always
+    True without a key: nothing was asked), so that starting to sign is never a no-op."""
+    if key is None:
+        return True
+    wanted = fingerprint(
+        key.public_key()
+        .public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+        .hex()
+    )
+    manifest = load_manifest(layout.root / MANIFEST, MANIFEST)
+    records = [*releases, manifest]
+    return all(r is not None and r.signature is not None and _fp(r) == wanted for r in records)
+
+
+def _fp(record: Release | SiteManifest) -> str:
+    assert record.signature is not None
+    return fingerprint(record.signature.public_key)
+
+
+# -- the site manifest -----------------------------------------------------------------
+
+
+def site_manifest(root: Path) -> SiteManifest:
+    """The manifest of every file under ``figures/``, ``site_src/`` and ``site/``.
+
+    Raises:
+        InputError: Something there is not a regular file (it could not be covered).
+    """
+    found = scan(root, COVERED, skip=frozenset((MANIFEST, SITE_MANIFEST)))
+    if found.odd:
+        raise InputError(
+            "cannot seal the publication:",
+            [Problem(o.path, None, "not-regular", o.what) for o in found.odd],
+        )
+    files = {p: ManifestFile(size=e.size, sha256=e.sha256) for p, e in found.files.items()}
+    return SiteManifest(generator=f"probepress {__version__}", files=files)
+
+
+def write_manifest(root: Path, manifest: SiteManifest) -> None:
+    """Write the manifest into ``site_src/downloads/`` and, when built, ``site/downloads/``."""
+    data = dumps(manifest.model_dump(mode="json", exclude_none=True)).encode("utf-8")
+    write_bytes(root / MANIFEST, data)
+    if (root / "site").is_dir():
+        write_bytes(root / SITE_MANIFEST, data)
+
+
+def load_manifest(path: Path, shown: str) -> SiteManifest | None:
+    """The site manifest at ``path``, if there is one."""
+    return _load(path, SiteManifest, shown)
+
+
+def load_release_file(path: Path, shown: str) -> Release | None:
+    """A release manifest read from ``path`` (a root's or a built site's), if there."""
+    return _load(path, Release, shown)

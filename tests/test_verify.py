@@ -1,0 +1,339 @@
+"""``probepress verify``: integrity, recomputation and authenticity, kept apart.
+
+One signed publication is built for the whole module; each test tampers with a copy.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from generator.canonical import dumps
+from generator.cli import main
+from generator.hashing import sha256_file
+from generator.models.release import Release, SiteManifest
+from generator.release import sign
+from generator.trust import pem_fingerprint
+from tests.factories import git_commit_all
+from tests.test_publish import VOLUMES, publication_root
+
+MANIFEST = "site_src/downloads/release-manifest.json"
+KEY_PUB = "site_src/downloads/release-signing-key.pub"
+RELEASE = "site_src/volumes/vol-001/release.json"
+
+
+def _pem_private(key: Ed25519PrivateKey) -> bytes:
+    return key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    )
+
+
+def _pem_public(key: Ed25519PrivateKey) -> bytes:
+    return key.public_key().public_bytes(
+        serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
+    )
+
+
+@pytest.fixture(scope="module")
+def keys(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The maintainer's key pair and a forger's, as files outside any site."""
+    folder = tmp_path_factory.mktemp("keys")
+    out = {}
+    for name in ("maintainer", "forger"):
+        key = Ed25519PrivateKey.generate()
+        (folder / f"{name}.pem").write_bytes(_pem_private(key))
+        (folder / f"{name}.pub").write_bytes(_pem_public(key))
+        out[name] = folder / f"{name}.pem"
+        out[f"{name}.pub"] = folder / f"{name}.pub"
+    return out
+
+
+@pytest.fixture(scope="module")
+def signed(
+    example_src: Path, tmp_path_factory: pytest.TempPathFactory, keys: dict[str, Path]
+) -> Path:
+    """Both example volumes published signed by the maintainer and committed."""
+    root = publication_root(example_src, tmp_path_factory.mktemp("signed") / "root")
+    args = ["--root", str(root), "publish", *VOLUMES, "--signing-key", str(keys["maintainer"])]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    git_commit_all(root, "publish")
+    return root
+
+
+@pytest.fixture
+def pub(signed: Path, tmp_path: Path) -> Path:
+    """A writable copy of the signed publication."""
+    dest = tmp_path / "pub"
+    shutil.copytree(signed, dest, symlinks=True)
+    return dest
+
+
+def verify(root: Path, *args: str) -> Result:
+    """``probepress verify`` with stdout and stderr apart."""
+    return CliRunner().invoke(main, ["--root", str(root), "verify", *args], catch_exceptions=False)
+
+
+def trusted(keys: dict[str, Path]) -> tuple[str, str]:
+    return ("--trusted-key", str(keys["maintainer.pub"]))
+
+
+def _rewrite(path: Path, record: Release | SiteManifest) -> None:
+    path.write_bytes(dumps(record.model_dump(mode="json", exclude_none=True)).encode("utf-8"))
+
+
+def _reseal_manifest(root: Path, key: Ed25519PrivateKey | None, *changed: str) -> None:
+    """Update the manifest's entries for ``changed`` files and re-sign it with ``key``."""
+    path = root / MANIFEST
+    data = json.loads(path.read_text("utf-8"))
+    data.pop("signature", None)
+    for rel in changed:
+        target = root / rel
+        if target.is_file():
+            entry = {"size": target.stat().st_size, "sha256": sha256_file(target)}
+            data["files"][rel] = entry
+        else:
+            data["files"].pop(rel, None)
+    manifest = SiteManifest.model_validate(data)
+    _rewrite(path, sign(manifest, key) if key is not None else manifest)
+    shutil.copy2(path, root / "site" / "downloads" / "release-manifest.json")
+
+
+def _edit(path: Path) -> None:
+    data = bytearray(path.read_bytes())
+    spot = len(data) // 2
+    data[spot] = ord("X") if data[spot] != ord("X") else ord("Y")
+    path.write_bytes(bytes(data))
+
+
+def test_a_legitimately_signed_publication_verifies(pub: Path, keys: dict[str, Path]) -> None:
+    ok = verify(pub, "--json", *trusted(keys))
+    assert ok.exit_code == 0, ok.stderr
+    report = json.loads(ok.stdout)
+    assert (report["integrity"], report["recomputed"], report["authenticated"]) == (
+        True,
+        True,
+        True,
+    )
+    assert report["checked"]["manifest files"] > 100 and report["checked"]["releases"] == 2
+    assert "verified: intact, recomputed and signed by a trusted key" in ok.stderr
+    site = verify(pub, str(pub / "site"), *trusted(keys))
+    assert site.exit_code == 0, site.stderr
+
+
+def test_without_trust_authenticity_is_not_checked(pub: Path) -> None:
+    result = verify(pub, "--json")
+    assert result.exit_code == 3, result.stderr
+    report = json.loads(result.stdout)
+    assert report["authenticated"] is None and report["integrity"] and report["recomputed"]
+    assert "authenticity was NOT checked: no --trusted-key or --trust-policy given" in (
+        result.stderr
+    )
+    assert f"{KEY_PUB}: the site ships key sha256:" in result.stderr
+    assert "reported only, never trusted" in result.stderr
+
+
+def test_forged_key_and_swapped_pub_fail(pub: Path, keys: dict[str, Path]) -> None:
+    forger = serialization.load_pem_private_key(keys["forger"].read_bytes(), password=None)
+    assert isinstance(forger, Ed25519PrivateKey)
+    release = Release.model_validate_json((pub / RELEASE).read_bytes())
+    forged = release.model_copy(update={"generator": "probepress 9.9.9", "signature": None})
+    _rewrite(pub / RELEASE, sign(forged, forger))
+    shutil.copy2(keys["forger.pub"], pub / KEY_PUB)
+    shutil.copy2(keys["forger.pub"], pub / "site" / "downloads" / "release-signing-key.pub")
+    _reseal_manifest(pub, forger, RELEASE, KEY_PUB, "site/downloads/release-signing-key.pub")
+    forged_fp = pem_fingerprint(keys["forger.pub"].read_bytes(), "forger")
+    bad = verify(pub, *trusted(keys))
+    assert bad.exit_code == 1
+    assert f"{RELEASE}: is signed by {forged_fp}, which is not a trusted key [authenticated]" in (
+        bad.stderr
+    )
+    assert f"{MANIFEST}: is signed by {forged_fp}, which is not a trusted key" in bad.stderr
+    assert f"{RELEASE}: is signed by another key than figures/releases.json records" in bad.stderr
+    assert verify(pub, str(pub / "site"), *trusted(keys)).exit_code == 1
+
+
+@pytest.mark.parametrize(
+    ("target", "expected"),
+    [
+        (RELEASE, f"{RELEASE}: is missing, though its frozen files in figures/fingerprints.json"),
+        (
+            "site_src/downloads/SHA256SUMS",
+            "site_src/downloads/SHA256SUMS: is missing (a deleted ledger)",
+        ),
+        (
+            "figures/fingerprints.json",
+            "figures/fingerprints.json: the fingerprint registry is missing (a deleted ledger)",
+        ),
+        (
+            "figures/releases.json",
+            f"figures/releases.json: the release ledger is missing, yet {RELEASE} is signed",
+        ),
+        (
+            MANIFEST,
+            f"{MANIFEST}: the site manifest is missing: the published files are covered by none",
+        ),
+    ],
+)
+def test_a_deleted_ledger_is_a_finding(
+    pub: Path, keys: dict[str, Path], target: str, expected: str
+) -> None:
+    (pub / target).unlink()
+    bad = verify(pub, *trusted(keys))
+    assert bad.exit_code == 1
+    assert expected in bad.stderr, bad.stderr[:3000]
+    assert verify(pub).exit_code == 1  # a finding with or without trust
+
+
+def test_stripped_signatures_and_key_are_a_downgrade(pub: Path, keys: dict[str, Path]) -> None:
+    for volume in VOLUMES:
+        path = pub / "site_src" / "volumes" / volume / "release.json"
+        release = Release.model_validate_json(path.read_bytes())
+        _rewrite(path, release.model_copy(update={"signature": None}))
+    (pub / KEY_PUB).unlink()
+    (pub / "site" / "downloads" / "release-signing-key.pub").unlink()
+    _reseal_manifest(pub, None, RELEASE, "site_src/volumes/vol-002/release.json", KEY_PUB)
+    bad = verify(pub, *trusted(keys))
+    assert bad.exit_code == 1
+    assert f"{RELEASE}: is not signed (a trusted signature is required) [authenticated]" in (
+        bad.stderr
+    )
+    untrusted = verify(pub)
+    assert untrusted.exit_code == 1
+    assert (
+        f"{RELEASE}: is unsigned, but figures/releases.json records it was published signed "
+        "by sha256:"
+    ) in untrusted.stderr
+    assert f"{MANIFEST}: is unsigned, but figures/releases.json records signed volumes" in (
+        untrusted.stderr
+    )
+
+
+def test_a_download_edited_with_its_sums_line_fails(pub: Path, keys: dict[str, Path]) -> None:
+    name = "bank_v1_public.jsonl"
+    for folder in ("site_src/downloads", "site/downloads"):
+        path = pub / folder / name
+        path.write_bytes(path.read_bytes() + b'{"id": "planted"}\n')
+        sums = pub / folder / "SHA256SUMS"
+        lines = [
+            f"{sha256_file(path)}  {name}" if line.endswith(f"  {name}") else line
+            for line in sums.read_text("utf-8").splitlines()
+        ]
+        sums.write_text("\n".join(lines) + "\n", "utf-8")
+    bad = verify(pub, *trusted(keys))
+    assert bad.exit_code == 1
+    assert f"site_src/downloads/{name}: differs from the site manifest [integrity]" in bad.stderr
+    assert "site_src/downloads/SHA256SUMS: differs from the site manifest" in bad.stderr
+    on_site = verify(pub, str(pub / "site"), *trusted(keys))
+    assert f"downloads/{name}: differs from the site manifest" in on_site.stderr
+
+
+@pytest.mark.parametrize(
+    "target",
+    [
+        "site/volumes/vol-001/index.html",  # the MkDocs results page
+        "site/search/search_index.json",
+        "site/findings.html",  # a hand-written page that cites findings
+    ],
+)
+def test_an_edited_site_page_fails(pub: Path, keys: dict[str, Path], target: str) -> None:
+    _edit(pub / target)
+    bad = verify(pub, *trusted(keys))
+    assert bad.exit_code == 1
+    assert f"{target}: differs from the site manifest [integrity]" in bad.stderr
+    on_site = verify(pub, str(pub / "site"), *trusted(keys))
+    assert on_site.exit_code == 1
+    assert f"{target.removeprefix('site/')}: differs from the site manifest" in on_site.stderr
+
+
+def test_an_extra_file_fails(pub: Path, keys: dict[str, Path]) -> None:
+    (pub / "site" / "volumes" / "vol-001" / "erratum.html").write_text("<p>x</p>\n", "utf-8")
+    bad = verify(pub, str(pub / "site"), *trusted(keys))
+    assert bad.exit_code == 1
+    assert "volumes/vol-001/erratum.html: is listed in no manifest" in bad.stderr
+
+
+def test_a_trust_policy_names_signers_and_refuses_revoked_keys(
+    pub: Path, keys: dict[str, Path], tmp_path: Path
+) -> None:
+    fp = pem_fingerprint(keys["maintainer.pub"].read_bytes(), "maintainer")
+    policy = tmp_path / "policy.json"
+    signers = [{"identity": "Probe bank maintainers", "keys": [fp]}]
+    policy.write_text(json.dumps({"schema_version": 1, "signers": signers}), "utf-8")
+    assert verify(pub, "--trust-policy", str(policy)).exit_code == 0
+    revoked = [{"fingerprint": fp, "reason": "key leaked 2026-11-30"}]
+    policy.write_text(
+        json.dumps({"schema_version": 1, "signers": signers, "revoked": revoked}), "utf-8"
+    )
+    bad = verify(pub, "--trust-policy", str(policy))
+    assert bad.exit_code == 1
+    assert f"{RELEASE}: is signed by the revoked key {fp} (key leaked 2026-11-30)" in bad.stderr
+    policy.write_text(json.dumps({"signers": signers, "extra": 1}), "utf-8")
+    unreadable = verify(pub, "--trust-policy", str(policy))
+    assert unreadable.exit_code == 2
+    assert "cannot read the trust policy" in unreadable.stderr
+
+
+def test_publishing_unsigned_after_signed_is_refused(pub: Path) -> None:
+    env = os.environ.pop("PROBEPRESS_SIGNING_KEY", None)
+    try:
+        result = CliRunner().invoke(main, ["--root", str(pub), "publish", *VOLUMES])
+    finally:
+        if env is not None:
+            os.environ["PROBEPRESS_SIGNING_KEY"] = env
+    assert result.exit_code == 1
+    assert "an unsigned publication would be a downgrade" in result.stderr
+    assert "figures/releases.json: vol-001 was signed by sha256:" in result.stderr
+
+
+def test_a_committed_unpublished_volume_is_not_a_failure(pub: Path, keys: dict[str, Path]) -> None:
+    shutil.copytree(pub / "bundles" / "vol-002", pub / "bundles" / "vol-003")
+    volume = pub / "bundles" / "vol-003" / "volume.yaml"
+    volume.write_text(volume.read_text("utf-8").replace("vol-002", "vol-003"), "utf-8")
+    git_commit_all(pub, "vol-003, not yet published")
+    result = verify(pub, *trusted(keys))
+    assert result.exit_code == 0, result.stderr[:3000]
+    assert "vol-003: not published yet (no release.json, nothing registered)" in result.stderr
+    assert "computed but not registered" not in result.stderr
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero"])
+def test_non_regular_files_are_findings_and_never_read(
+    pub: Path, keys: dict[str, Path], kind: str
+) -> None:
+    target = pub / "site" / "downloads" / "bundles" / "vol-001" / "trap.jsonl"
+    if kind == "fifo":
+        os.mkfifo(target)
+        what = "is a FIFO, not a regular file; not read"
+    else:
+        target.symlink_to("/dev/zero")
+        what = "is a symbolic link (never followed); not read"
+    started = time.monotonic()
+    bad = verify(pub, str(pub / "site"), *trusted(keys))
+    assert time.monotonic() - started < 60
+    assert bad.exit_code == 1
+    assert f"downloads/bundles/vol-001/trap.jsonl: {what} [integrity]" in bad.stderr
+    assert "not recomputed: downloads/bundles/vol-001/trap.jsonl cannot be read safely" in (
+        bad.stderr
+    )
+
+
+def test_rotating_the_key_re_signs_every_standing_release(pub: Path, keys: dict[str, Path]) -> None:
+    args = ["--root", str(pub), "publish", *VOLUMES, "--signing-key", str(keys["forger"])]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    assert "nothing rewritten" not in result.stderr  # a new key is never a no-op
+    git_commit_all(pub, "re-signed with a new key")
+    new_key = ("--trusted-key", str(keys["forger.pub"]))
+    ok = verify(pub, *new_key)
+    assert ok.exit_code == 0, ok.stderr[:3000]
+    assert f"{RELEASE}: signed by trusted key forger.pub" in ok.stderr
+    assert verify(pub, *trusted(keys)).exit_code == 1  # the old key no longer signs it
