@@ -16,11 +16,16 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 
 def _console(stderr: bool) -> Console:
-    console = Console(stderr=stderr, highlight=False, soft_wrap=True)
+    # No emoji codes: ":100:" in "volume.yaml:100: …" would print as an emoji.
+    console = Console(stderr=stderr, highlight=False, soft_wrap=True, emoji=False)
     if not console.is_terminal:
         # Pipes and CI logs are not 80 columns wide; do not squeeze tables into them.
         console = Console(
-            stderr=stderr, highlight=False, soft_wrap=True, width=max(console.width, 140)
+            stderr=stderr,
+            highlight=False,
+            soft_wrap=True,
+            emoji=False,
+            width=max(console.width, 140),
         )
     return console
 

@@ -140,10 +140,15 @@ class _LineReader:
             elif lines and pending:
                 lines[0] = pending + lines[0]
                 pending = b""
+            crlf = b"\r" in block  # JSON strings hold no raw CR: only a line end can
             for line in lines:
                 number += 1
                 if len(line) >= limit:  # with its \n, over the bound
                     self._too_long(number)
+                    continue
+                if crlf and line.endswith(b"\r"):
+                    message = "line ends with CR LF; JSONL lines end with LF only"
+                    self.problems.add(self.shown, number, "crlf", message)
                     continue
                 if number > max_records:
                     self._too_many(number, before, block, number - first)
@@ -282,6 +287,11 @@ def load_document(
         data = parse_json(raw) if path.suffix == ".json" else parse_yaml(text)
     except StrictError as exc:
         problems.add(shown, exc.line, exc.rule, exc.message)
+        return None
+    except yaml.reader.ReaderError as exc:  # a character YAML does not allow, anywhere
+        at = text.count("\n", 0, exc.position) + 1
+        message = f"invalid YAML: character U+{exc.character:04X} is not allowed in YAML"
+        problems.add(shown, at, "syntax", message)
         return None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
