@@ -20,7 +20,7 @@ import jiter
 import yaml
 
 JSON_MAX_DEPTH = 200
-"""jiter's nesting bound (fixed in the parser)."""
+"""jiter's nesting bound, fixed in the parser: 200 levels inside the outermost value."""
 YAML_MAX_DEPTH = 100
 """Nesting bound of YAML documents; PyYAML composes recursively, so it must stay well
 under Python's recursion limit."""

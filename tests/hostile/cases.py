@@ -235,3 +235,12 @@ def yaml_alias(root: Path) -> Expect:
     line = line_of(path, "retry_on: *h")
     shown = f"bundles/{VOL}/volume.yaml:{line}"
     return Expect((f"{shown}: YAML aliases (*name) are not accepted; write the value out",))
+
+
+def deep_release(root: Path) -> Expect:
+    rel = f"site_src/volumes/{VOL}/release.json"
+    (root / rel).parent.mkdir(parents=True, exist_ok=True)
+    (root / rel).write_text('{"a":' * DEEP, "utf-8")
+    return Expect(
+        (f"{rel}:1: nesting is deeper than the 200-level bound [too-deep]",), args=("verify",)
+    )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from tests.factories import edit_bytes, edit_json, edit_line
@@ -302,3 +303,15 @@ def escaping_volume_argument(root: Path) -> Expect:
 def over_long_volume_argument(root: Path) -> Expect:
     name = "vol-" + "9" * 400
     return Expect((f"no volume '{name}' under bundles/",), args=("show", name))
+
+
+def fifo_in_cache(root: Path) -> Expect:
+    from generator.store import Layout, load_volume
+
+    load_volume(Layout.at(root), VOL)  # fills the result cache in the private store
+    entries = sorted(p for p in (root / ".private" / "cache").rglob("*") if p.is_file())
+    assert entries, "reading the volume cached its rows"
+    for entry in entries:
+        entry.unlink()
+        os.mkfifo(entry)
+    return Expect(("vol-001: Volume 001",), code=0, stream="stdout")

@@ -38,6 +38,7 @@ CASES: list[Case] = [
     Case("device-as-verdicts", c.device_as_verdicts, bomb=True),
     Case("deep-json-bundle-json", c.deep_json_manifest, bomb=True),
     Case("deep-json-jsonl-line", c.deep_json_line, bomb=True),
+    Case("deep-json-release-json", c.deep_release, bomb=True),
     c.deep_yaml(f"bundles/{VOL}/volume.yaml"),
     c.deep_yaml("bank/bank.yaml"),
     Case("deep-block-yaml", c.deep_block_yaml, bomb=True),
@@ -118,6 +119,7 @@ CASES: list[Case] = [
     Case("over-long-line", t.over_long_line),
     Case("volume-argument-escapes", t.escaping_volume_argument),
     Case("volume-argument-too-long", t.over_long_volume_argument),
+    Case("fifo-cache-entries-are-misses", t.fifo_in_cache, bomb=True),
 ]
 
 
