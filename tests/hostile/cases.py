@@ -244,3 +244,16 @@ def deep_release(root: Path) -> Expect:
     return Expect(
         (f"{rel}:1: nesting is deeper than the 200-level bound [too-deep]",), args=("verify",)
     )
+
+
+def deep_fingerprints(root: Path) -> Expect:
+    (root / "figures" / "fingerprints.json").write_text('{"files":' + "[" * DEEP, "utf-8")
+    return Expect(
+        (
+            # A finding is one line: the newline of the embedded refusal is escaped too.
+            "figures/fingerprints.json: cannot read the fingerprint registry:\\x0a"
+            "figures/fingerprints.json:1: nesting is deeper than the 200-level bound [too-deep]",
+        ),
+        code=1,
+        args=("gate", "publishing", VOL),
+    )

@@ -104,3 +104,19 @@ def test_json_within_bounds_reads() -> None:
     raw = b"[" * 201 + b"]" * 201  # the outermost value and 200 levels inside it
     assert parse_json(raw) is not None
     assert parse_json(b'{"a": [{"b": 1}, {"b": 2}], "n": ' + b"9" * 50 + b"}")["n"] == int("9" * 50)
+
+
+def test_a_figure_computed_twice_is_refused_as_input() -> None:
+    from generator.figures.builder import Registry
+
+    registry = Registry()
+    registry.count("vol-001/x/draws", "draws", 3, [])
+    with pytest.raises(InputError) as caught:
+        registry.count("vol-001/x/draws", "draws", 4, [])
+    assert caught.value.render() == (
+        "cannot compute the figures: figure 'vol-001/x/draws' would be registered twice\n"
+        "figures/figures.json: two sources compute figure 'vol-001/x/draws' "
+        "[figure-id-collision]; fix: run `probepress gate naming VOLUME`: two candidates "
+        "whose API strings slugify alike share figure ids"
+    )
+    assert registry.figures["vol-001/x/draws"].value == "3"

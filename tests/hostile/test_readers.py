@@ -39,6 +39,7 @@ CASES: list[Case] = [
     Case("deep-json-bundle-json", c.deep_json_manifest, bomb=True),
     Case("deep-json-jsonl-line", c.deep_json_line, bomb=True),
     Case("deep-json-release-json", c.deep_release, bomb=True),
+    Case("deep-json-fingerprints-json", c.deep_fingerprints, bomb=True),
     c.deep_yaml(f"bundles/{VOL}/volume.yaml"),
     c.deep_yaml("bank/bank.yaml"),
     Case("deep-block-yaml", c.deep_block_yaml, bomb=True),
