@@ -109,14 +109,10 @@ def _names(ctx: GateContext, out: Findings) -> set[str]:
     return set(seen_slug)
 
 
-def check(ctx: GateContext) -> GateResult:
-    """Run the naming gate."""
-    out = Findings(NAME)
-    volume = ctx.data.volume
-    vfile = ctx.volume_file
-    seen_slug = _names(ctx, out)
+def _against_bundles(ctx: GateContext, out: Findings) -> None:
+    """Each candidate's bundle.json names it as volume.yaml does, within its run dates."""
     compared: set[str] = set()
-    for ref in volume.candidates:
+    for ref in ctx.data.volume.candidates:
         slug = slugify(ref.api)
         bundle = ctx.data.bundles.get(slug)
         if bundle is None or slug in compared:
@@ -153,6 +149,15 @@ def check(ctx: GateContext) -> GateResult:
                 f"volume.yaml names {ref.api} with run date {ref.run_date}, outside its run "
                 f"{run.started}..{run.finished}",
             )
+
+
+def check(ctx: GateContext) -> GateResult:
+    """Run the naming gate."""
+    out = Findings(NAME)
+    volume = ctx.data.volume
+    vfile = ctx.volume_file
+    seen_slug = _names(ctx, out)
+    _against_bundles(ctx, out)
     folder = ctx.layout.volume_dir(volume.id)
     for entry in sorted(folder.iterdir()):
         if entry.is_dir() and entry.name not in seen_slug:
