@@ -118,8 +118,13 @@ class Cache:
 
     def get(self, namespace: str, entry: str) -> bytes | None:
         """The entry's bytes, or None when it is absent or unreadable."""
+        from generator.store.jsonl import Problems  # the store imports this module
+        from generator.store.regular import read_regular
+
+        # A regular file only: a FIFO or a symlink planted in the cache is a miss, never
+        # a read that blocks or leaves the private store.
         try:
-            return self._path(namespace, entry).read_bytes()
+            return read_regular(self._path(namespace, entry), "", Problems(), MAX_ENTRY_BYTES)
         except OSError:
             return None
 
@@ -128,6 +133,10 @@ class Cache:
         loses the shortcut."""
         with contextlib.suppress(OSError):
             write_bytes(self._path(namespace, entry), data)
+
+
+MAX_ENTRY_BYTES = 1 << 30
+"""Larger than any entry a volume within the reader bounds makes."""
 
 
 def usage(directory: Path) -> dict[str, tuple[int, int]]:

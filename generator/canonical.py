@@ -46,6 +46,11 @@ def write_bytes(path: Path, data: bytes) -> bool:
             handle.write(data)
         os.chmod(tmp, FILE_MODE)
         os.replace(tmp, path)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        if exc.filename is None:  # a failed write or flush names no file: name ours
+            raise OSError(exc.errno, exc.strerror, str(path)) from exc
+        raise
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise

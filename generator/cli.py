@@ -15,7 +15,14 @@ import click
 
 from generator import __version__
 from generator.console import err, out, print_json, progress
-from generator.errors import CheckFailed, ProbepressError, Problem, UsageError
+from generator.errors import (
+    CheckFailed,
+    ProbepressError,
+    Problem,
+    UsageError,
+    escape,
+    os_error_message,
+)
 from generator.store import Bounds, Layout, load_volume
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -33,17 +40,31 @@ class State:
 
 
 class Group(click.Group):
-    """Turns expected errors into one clear message and an exit code, never a traceback."""
+    """Turns expected errors into one clear message and an exit code, never a traceback.
+
+    Expected errors are ``ProbepressError``s and ``OSError``s — the machine refusing
+    (a full disk, a permission, an I/O error): both say what and where, exit 2. Any
+    other exception is a bug and keeps its traceback.
+    """
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except ProbepressError as exc:
-            state = ctx.find_object(State)
-            if state is not None and state.traceback:
+            if _wants_traceback(ctx):
                 raise
             err.print(exc.render(), markup=False)
             sys.exit(exc.exit_code)
+        except OSError as exc:
+            if _wants_traceback(ctx):
+                raise
+            err.print(f"could not run: {os_error_message(exc)}", markup=False)
+            sys.exit(2)
+
+
+def _wants_traceback(ctx: click.Context) -> bool:
+    state = ctx.find_object(State)
+    return state is not None and state.traceback
 
 
 @click.group(cls=Group, context_settings=CONTEXT_SETTINGS, epilog=EPILOG)
@@ -273,7 +294,11 @@ def _report(report: Any, as_json: bool) -> None:
                 verdict = "pass (warnings)"
             if r.pending:
                 verdict += " · pending parts"
-            first = f"{r.findings[0].location()}: {r.findings[0].message}" if r.findings else "—"
+            first = (
+                f"{r.findings[0].location()}: {escape(r.findings[0].message)}"
+                if r.findings
+                else "—"
+            )
             table.add_row(r.name, verdict, str(len(r.findings)), first)
         out.print(table)
         for r in report.results:

@@ -16,11 +16,16 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 
 def _console(stderr: bool) -> Console:
-    console = Console(stderr=stderr, highlight=False, soft_wrap=True)
+    # No emoji codes: ":100:" in "volume.yaml:100: …" would print as an emoji.
+    console = Console(stderr=stderr, highlight=False, soft_wrap=True, emoji=False)
     if not console.is_terminal:
         # Pipes and CI logs are not 80 columns wide; do not squeeze tables into them.
         console = Console(
-            stderr=stderr, highlight=False, soft_wrap=True, width=max(console.width, 140)
+            stderr=stderr,
+            highlight=False,
+            soft_wrap=True,
+            emoji=False,
+            width=max(console.width, 140),
         )
     return console
 
@@ -30,8 +35,24 @@ err = _console(stderr=True)
 
 
 def print_json(data: Any) -> None:
-    """Canonical JSON on stdout (plain text, never styled)."""
-    sys.stdout.write(json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False) + "\n")
+    """Canonical JSON on stdout (plain text, never styled).
+
+    Characters a terminal might act on (C1 controls, bidi and other format characters)
+    are written as ``\\uXXXX`` escapes: the same JSON value, inert on a screen. ``json``
+    escapes C0 controls itself; outside strings there are only spaces and newlines.
+    """
+    text = json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False)
+    if not text.isprintable():
+        text = "".join(c if c.isprintable() or c in " \n" else _json_escape(c) for c in text)
+    sys.stdout.write(text + "\n")
+
+
+def _json_escape(char: str) -> str:
+    code = ord(char)
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    code -= 0x10000  # JSON spells an astral character as a surrogate pair
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
 
 
 @contextmanager

@@ -2,8 +2,30 @@
 
 from __future__ import annotations
 
+import errno
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass
+
+
+def escape(text: str) -> str:
+    """``text`` with every character a terminal or a reader might not show as itself
+    written as an escape: C0 and C1 controls (``\\x1b``), bidi and other format
+    characters (``\\u202e``, ``\\u200b``), line separators and unassigned code points.
+
+    Messages quote file names, keys and texts from untrusted input; escaped, such a
+    message cannot move the cursor, recolour the terminal or reorder what is shown.
+    """
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else _escaped(c) for c in text)
+
+
+def _escaped(char: str) -> str:
+    code = ord(char)
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
 @dataclass(frozen=True)
@@ -17,12 +39,14 @@ class Problem:
     fix: str = ""
 
     def location(self) -> str:
-        """``path:line`` (or just ``path`` when no line applies)."""
-        return f"{self.path}:{self.line}" if self.line is not None else self.path
+        """``path:line`` (or just ``path`` when no line applies), control characters
+        escaped."""
+        path = escape(self.path)
+        return f"{path}:{self.line}" if self.line is not None else path
 
     def __str__(self) -> str:
-        text = f"{self.location()}: {self.message} [{self.rule}]"
-        return f"{text}; fix: {self.fix}" if self.fix else text
+        text = f"{self.location()}: {escape(self.message)} [{escape(self.rule)}]"
+        return f"{text}; fix: {escape(self.fix)}" if self.fix else text
 
 
 class ProbepressError(Exception):
@@ -37,12 +61,12 @@ class ProbepressError(Exception):
     def render(self, limit: int = 50) -> str:
         """The message plus one line per problem, capped at ``limit`` lines."""
         if not self.problems:
-            return str(self)
+            return escape(str(self))
         lines = [str(p) for p in self.problems[:limit]]
         hidden = len(self.problems) - limit
         if hidden > 0:
             lines.append(f"... and {hidden} more problem(s)")
-        head = str(self)
+        head = escape(str(self))
         return "\n".join([head, *lines]) if head else "\n".join(lines)
 
 
@@ -58,3 +82,14 @@ class CheckFailed(ProbepressError):
     """A check ran and found a problem (exit 1)."""
 
     exit_code = 1
+
+
+def os_error_message(exc: OSError) -> str:
+    """An operating-system error in the ``path: message [rule]`` form, naming the path(s)
+    and the errno text, e.g. ``site/index.html: No space left on device [ENOSPC]``."""
+    code = exc.errno
+    name = errno.errorcode.get(code, "OSError") if code is not None else "OSError"
+    reason = exc.strerror or (os.strerror(code) if code is not None else str(exc))
+    paths = [os.fsdecode(p) for p in (exc.filename, exc.filename2) if p is not None]
+    where = " -> ".join(escape(p) for p in paths) if paths else "(no path)"
+    return f"{where}: {escape(reason)} [{name}]"

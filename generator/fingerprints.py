@@ -3,15 +3,20 @@ published, with its SHA-256. Published bytes never change; an erratum is a new f
 
 from __future__ import annotations
 
-import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from generator.canonical import dumps, write_text
-from generator.errors import InputError
+from generator.errors import InputError, Problem
 from generator.hashing import sha256_file
+from generator.store.jsonl import Problems
 from generator.store.paths import Layout
+from generator.store.regular import read_regular
+from generator.store.strict import StrictError, parse_json
+
+MAX_REGISTRY_BYTES = 64 << 20
 
 REGISTRY = "fingerprints.json"
 
@@ -27,15 +32,23 @@ def read_files(layout: Layout, path: Path, what: str) -> dict[str, dict[str, Any
     Raises:
         InputError: The file exists but is not a registry.
     """
-    if not path.exists():
+    if not os.path.lexists(path):
         return {}
+    shown = layout.rel(path)
+    problems = Problems()
+    raw = read_regular(path, shown, problems, MAX_REGISTRY_BYTES)
+    if raw is None:
+        raise InputError(f"cannot read the {what}:", problems.items)
     try:
-        files = json.loads(path.read_text("utf-8"))["files"]
+        files = parse_json(raw)["files"]
         if not isinstance(files, dict) or not all(isinstance(e, dict) for e in files.values()):
             raise TypeError("files is not a map of entries")
         return {str(rel): files[rel] for rel in sorted(files)}
-    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
-        raise InputError(f"{layout.rel(path)}: unreadable {what} ({exc})") from exc
+    except StrictError as exc:
+        problem = Problem(shown, exc.line, exc.rule, exc.message)
+        raise InputError(f"cannot read the {what}:", [problem]) from None
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise InputError(f"{shown}: unreadable {what} ({exc})") from exc
 
 
 def changed(layout: Layout, entries: dict[str, FrozenFile]) -> list[tuple[FrozenFile, str]]:

@@ -60,7 +60,10 @@ def rated_draws(data: VolumeData, bundle: BundleData) -> list[RatedDraw]:
     seats = [j.api for j in bundle.manifest.jury.panel]
     votes: dict[DrawKey, dict[str, str]] = defaultdict(dict)
     whys: dict[DrawKey, str] = {}
+    known = data.bank.public.keys() | data.bank.heldout.keys()
     for vote in bundle.panel:
+        if vote.key.item not in known:
+            continue  # a vote on no item of the bank: preflight's unknown-item finding
         votes[vote.key][vote.judge] = vote.vote
         whys[vote.key] = vote.why
     graders = {v.key: v.verdict for v in bundle.verdicts}

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from generator.errors import InputError, Problem
 from generator.hashing import sha256_file
 from generator.models.figures import Figure, Interval, Param, Source
 from generator.stats import Interval as StatsInterval
@@ -98,7 +99,21 @@ class Registry:
         detail: Mapping[str, Param | list[str]] | None = None,
     ) -> None:
         if fid in self.figures:
-            raise ValueError(f"figure {fid} registered twice")
+            # Inputs, not code, make ids collide (two candidates of one slug): refuse them
+            # as input, in words, rather than register one number over another.
+            raise InputError(
+                f"cannot compute the figures: figure {fid!r} would be registered twice",
+                [
+                    Problem(
+                        "figures/figures.json",
+                        None,
+                        "figure-id-collision",
+                        f"two sources compute figure {fid!r}",
+                        "run `probepress gate naming VOLUME`: two candidates whose API "
+                        "strings slugify alike share figure ids",
+                    )
+                ],
+            )
         self.figures[fid] = Figure.model_validate(
             {
                 "id": fid,

@@ -12,11 +12,14 @@ enough to publish.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from dataclasses import replace
+from functools import partial
 
 from generator.gates.base import Findings, GateContext, GateResult
 from generator.panel import categories, rated_draws, reproduce_sample
 from generator.stats.agreement import gwet_ac1
 from generator.stats.errors import StatsError
+from generator.store.bundle import BundleData
 
 NAME = "agreement"
 LISTED = 5
@@ -29,12 +32,30 @@ def _label(key: tuple[str, str, int]) -> str:
 CATEGORIES = ("pass", "fail")
 
 
+def _known_items(category: dict[str, str], bundle: BundleData) -> BundleData:
+    """``bundle`` without verdicts and votes on items the bank does not have.
+
+    Such records are preflight's findings (``unknown-item``); here they belong to no
+    stratum and have no category, so they are left out rather than guessed at.
+    """
+    known = category.__contains__
+    if all(known(v.key.item) for v in bundle.verdicts) and all(
+        known(p.key.item) for p in bundle.panel
+    ):
+        return bundle
+    return replace(
+        bundle,
+        verdicts=[v for v in bundle.verdicts if known(v.key.item)],
+        panel=[p for p in bundle.panel if known(p.key.item)],
+    )
+
+
 def check(ctx: GateContext) -> GateResult:
     """Run the agreement gate."""
     out = Findings(NAME)
     ratings: list[tuple[str | None, ...]] = []
     category = categories(ctx.data)
-    for bundle in ctx.bundles():
+    for bundle in map(partial(_known_items, category), ctx.bundles()):
         path = ctx.shown(bundle, "panel.jsonl")
         sample = reproduce_sample(ctx.data, bundle)
         recorded: dict[tuple[str, str, int], str] = {}
@@ -89,7 +110,10 @@ def check(ctx: GateContext) -> GateResult:
                     f"{_label(key)} has {n} vote(s) from {len(by_judge[key])} judge(s); every "
                     f"seated judge votes once",
                 )
-        covered_by: Counter[str] = Counter(category[k[0]] for k in recorded if k in sample.why)
+        # A vote on an unknown item is preflight's finding; it is in no stratum here.
+        covered_by: Counter[str] = Counter(
+            category[k[0]] for k in recorded if k in sample.why and k[0] in category
+        )
         for stratum, (size, quota) in sorted(sample.strata.items()):
             covered = covered_by[stratum]
             if covered < quota:

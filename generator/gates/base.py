@@ -8,6 +8,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
+from generator.errors import escape
 from generator.models.bank import ItemMeta
 from generator.store.bundle import BundleData
 from generator.store.paths import Layout
@@ -29,12 +30,13 @@ class Finding:
     severity: Severity = "error"
 
     def location(self) -> str:
-        """``path:line`` or ``path``."""
-        return f"{self.path}:{self.line}" if self.line is not None else self.path
+        """``path:line`` or ``path`` (control characters escaped, as in every message)."""
+        path = escape(self.path)
+        return f"{path}:{self.line}" if self.line is not None else path
 
     def __str__(self) -> str:
-        text = f"{self.location()}: {self.message} [{self.gate}/{self.rule}]"
-        return f"{text}; fix: {self.fix}" if self.fix else text
+        text = f"{self.location()}: {escape(self.message)} [{self.gate}/{self.rule}]"
+        return f"{text}; fix: {escape(self.fix)}" if self.fix else text
 
     def as_json(self) -> dict[str, Any]:
         """JSON-ready form."""

@@ -14,9 +14,9 @@ import re
 from generator.errors import ProbepressError
 from generator.figures import load_registry
 from generator.gates.base import Findings, GateContext, GateResult
-from generator.models.base import slugify
+from generator.models.base import INVISIBLE, slugify, visible_form
 from generator.models.volume import Volume
-from generator.store.jsonl import Problems, load_document
+from generator.store.jsonl import Locator, Problems, load_document
 
 NAME = "naming"
 FIGURE_ID = re.compile(r"^vol-[0-9]{3}(/[a-z0-9]+(?:[-_.][a-z0-9]+)*)+$|^bank(/[a-z0-9_.-]+)+$")
@@ -52,39 +52,72 @@ def _frozen_names(ctx: GateContext, out: Findings, slugs: set[str]) -> None:
             out.add("file-name", ctx.layout.rel(path), None, "unexpected leaderboard file name")
 
 
-def check(ctx: GateContext) -> GateResult:
-    """Run the naming gate."""
-    out = Findings(NAME)
+def _names(ctx: GateContext, out: Findings) -> set[str]:
+    """Candidates unique by API string, slug and visible display name; return the slugs."""
     volume = ctx.data.volume
+    lines = Locator(ctx.layout.volume_file(volume.id), 1 << 20)
     vfile = ctx.volume_file
-    seen_api: dict[str, int] = {}
+    seen_api: set[str] = set()
     seen_display: dict[str, str] = {}
     seen_slug: dict[str, str] = {}
     for n, ref in enumerate(volume.candidates):
         slug = slugify(ref.api)
         if ref.api in seen_api:
-            out.add("duplicate-candidate", vfile, None, f"candidate {ref.api} is listed twice")
-        seen_api[ref.api] = n
-        if ref.display_name in seen_display:
+            where = lines.line(("candidates", n))
+            out.add("duplicate-candidate", vfile, where, f"candidate {ref.api} is listed twice")
+        seen_api.add(ref.api)
+        for field, text in (("api", ref.api), ("display_name", ref.display_name)):
+            hidden = INVISIBLE.search(text)
+            if hidden:
+                out.add(
+                    "invisible-character",
+                    vfile,
+                    lines.line(("candidates", n)),
+                    f"{field} {text!r} contains the invisible character "
+                    f"U+{ord(hidden.group()):04X}; names are shown on every page",
+                    "remove it: a name must look like what it is",
+                )
+        shown = visible_form(ref.display_name)
+        if shown in seen_display:
+            same = "is used" if seen_display[shown] != ref.api else "is listed twice"
             out.add(
                 "duplicate-display-name",
                 vfile,
-                None,
-                f"display name {ref.display_name!r} is used by {seen_display[ref.display_name]} "
-                f"and {ref.api}",
+                lines.line(("candidates", n)),
+                f"display name {ref.display_name!r} {same} by {seen_display[shown]} and "
+                f"{ref.api} (compared as a reader sees them: invisible characters dropped, "
+                "case and compatibility forms folded)",
             )
-        seen_display[ref.display_name] = ref.api
-        if slug in seen_slug and seen_slug[slug] != ref.api:
+        seen_display[shown] = ref.api
+        if not slug:
+            out.add(
+                "empty-slug",
+                vfile,
+                lines.line(("candidates", n)),
+                f"{ref.api!r} slugifies to nothing, so it has no bundle folder or figure ids",
+                "an API string needs at least one ASCII letter or digit",
+            )
+        elif slug in seen_slug and seen_slug[slug] != ref.api:
             out.add(
                 "slug-collision",
                 vfile,
-                None,
+                lines.line(("candidates", n)),
                 f"{ref.api} and {seen_slug[slug]} both slugify to {slug!r}",
+                "API strings must slugify to distinct bundle folders",
             )
-        seen_slug[slug] = ref.api
+        seen_slug.setdefault(slug, ref.api)
+    return set(seen_slug)
+
+
+def _against_bundles(ctx: GateContext, out: Findings) -> None:
+    """Each candidate's bundle.json names it as volume.yaml does, within its run dates."""
+    compared: set[str] = set()
+    for ref in ctx.data.volume.candidates:
+        slug = slugify(ref.api)
         bundle = ctx.data.bundles.get(slug)
-        if bundle is None:
-            continue
+        if bundle is None or slug in compared:
+            continue  # a second candidate of one folder is a slug collision, reported
+        compared.add(slug)
         path = ctx.shown(bundle, "bundle.json")
         cand = bundle.manifest.candidate
         if cand.api != ref.api:
@@ -116,6 +149,15 @@ def check(ctx: GateContext) -> GateResult:
                 f"volume.yaml names {ref.api} with run date {ref.run_date}, outside its run "
                 f"{run.started}..{run.finished}",
             )
+
+
+def check(ctx: GateContext) -> GateResult:
+    """Run the naming gate."""
+    out = Findings(NAME)
+    volume = ctx.data.volume
+    vfile = ctx.volume_file
+    seen_slug = _names(ctx, out)
+    _against_bundles(ctx, out)
     folder = ctx.layout.volume_dir(volume.id)
     for entry in sorted(folder.iterdir()):
         if entry.is_dir() and entry.name not in seen_slug:
@@ -137,7 +179,7 @@ def check(ctx: GateContext) -> GateResult:
                     f"{ref.api} is {mine.display_name!r} here but {ref.display_name!r} in {vid}",
                     "one display name per API string across volumes",
                 )
-    _frozen_names(ctx, out, set(seen_slug))
+    _frozen_names(ctx, out, seen_slug)
     figures = ctx.layout.figures_dir / "figures.json"
     pending = []
     if figures.is_file():

@@ -142,7 +142,15 @@ def _manifest(ctx: GateContext, bundle: BundleData, out: Findings) -> None:
     draws = {row.key for row in bundle.draws}
     panel_path = ctx.shown(bundle, "panel.jsonl")
     for vote in bundle.panel:
-        if vote.key not in draws:
+        if vote.key.item not in ctx.items:
+            out.add(
+                "unknown-item",
+                panel_path,
+                vote.line,
+                f"vote on item {vote.key.item}, which is not in bank {volume.bank_version}",
+                "the panel re-grades only draws of the volume's bank version",
+            )
+        elif vote.key not in draws:
             out.add(
                 "vote-without-draw",
                 panel_path,

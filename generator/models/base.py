@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import cache
 from typing import Annotated, Any, ClassVar, cast
 
@@ -27,6 +28,22 @@ Name = Annotated[str, StringConstraints(min_length=1, max_length=200)]
 """A short human-readable name or API string (untrusted: always escaped on output)."""
 
 _SLUG_DROP = re.compile(r"[^a-z0-9]+")
+
+INVISIBLE = re.compile(
+    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f"
+    "\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8"
+    "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff"
+    "\x00-\x1f\x7f-\x9f]"
+)
+"""Unicode's default-ignorable code points (zero-width spaces and joiners, bidi
+controls, variation selectors, tags …) and C0/C1 controls: characters that do not show,
+so two names differing only by them look the same on every page."""
+
+
+def visible_form(text: str) -> str:
+    """What a reader sees of ``text``: invisible characters dropped, compatibility forms
+    folded (NFKC) and case folded, so look-alike names compare equal."""
+    return unicodedata.normalize("NFKC", INVISIBLE.sub("", text)).casefold()
 
 
 def slugify(text: str) -> str:
@@ -73,6 +90,8 @@ def json_validator(model: type[BaseModel]) -> SchemaValidator:
     """A validator that accepts exactly the JSON ``model`` accepts, into the same objects,
     with less Python per record; use it to accept, never to explain a refusal.
 
+    Integers without bounds get 64-bit ones (a line with a larger one is read again the
+    careful way, which refuses integers over ``store.strict.MAX_INT_DIGITS`` digits).
     ``schema_version``'s "not newer" check becomes a ``le`` bound evaluated in
     pydantic-core: the same values pass and fail, without a Python call per record, but the
     message differs — so a reader that gets a ``ValidationError`` from this validator asks
@@ -102,7 +121,13 @@ def _core_bounds(node: Any) -> Any:
     if getattr(check, "__func__", None) is _NOT_NEWER and inner.get("type") == "int":
         newest = check.__self__.supported_schema_version
         return {**_core_bounds(inner), "le": min(inner.get("le", newest), newest)}
+    if node.get("type") == "int":
+        # A huge integer goes the careful way, which names the integer-length bound.
+        return {"le": _INT64_MAX, "ge": -_INT64_MAX - 1, **node}
     return {key: _core_bounds(value) for key, value in node.items()}
+
+
+_INT64_MAX = 2**63 - 1
 
 
 _NOT_NEWER = Record.__dict__["_not_newer"].__func__

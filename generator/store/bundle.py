@@ -34,7 +34,7 @@ from generator.store.jsonl import (
     iter_jsonl,
     load_document,
 )
-from generator.store.paths import Layout
+from generator.store.paths import Layout, file_name_problem
 
 MANIFEST = "bundle.json"
 
@@ -309,6 +309,10 @@ def _scan(
                 f"files lists {name!r}, a path outside the bundle directory",
                 "bundle files sit directly in the bundle directory",
             )
+            continue
+        unusable = file_name_problem(name)
+        if unusable is not None:
+            problems.add(shown_manifest, None, "bad-file-name", f"files lists {name!r}: {unusable}")
             continue
         result = StreamResult()
         shown = layout.rel(path)

@@ -7,7 +7,6 @@ run lists everything wrong with a file (up to a cap) instead of stopping at the 
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +17,14 @@ from pydantic import BaseModel, ValidationError
 
 from generator.errors import Problem
 from generator.models.base import json_validator
+from generator.store.regular import check_regular, open_regular, read_regular
+from generator.store.strict import (
+    StrictError,
+    check_json_line,
+    compose_yaml,
+    parse_json,
+    parse_yaml,
+)
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -80,26 +87,7 @@ def format_loc(loc: tuple[Any, ...]) -> str:
 
 def check_regular_file(path: Path, shown: str, problems: Problems, max_bytes: int) -> bool:
     """True when ``path`` is a regular, non-symlink file within ``max_bytes``."""
-    if path.is_symlink():
-        problems.add(shown, None, "no-symlinks", "is a symbolic link; bundles hold real files")
-        return False
-    if not path.exists():
-        problems.add(shown, None, "file-missing", "file is missing")
-        return False
-    if not path.is_file():
-        problems.add(shown, None, "not-a-file", "is not a regular file")
-        return False
-    size = path.stat().st_size
-    if size > max_bytes:
-        problems.add(
-            shown,
-            None,
-            "file-too-large",
-            f"file is {size} bytes, over the {max_bytes}-byte bound",
-            "split the input or raise the bound",
-        )
-        return False
-    return True
+    return check_regular(path, shown, problems, max_bytes) is not None
 
 
 @dataclass
@@ -152,10 +140,15 @@ class _LineReader:
             elif lines and pending:
                 lines[0] = pending + lines[0]
                 pending = b""
+            crlf = b"\r" in block  # JSON strings hold no raw CR: only a line end can
             for line in lines:
                 number += 1
                 if len(line) >= limit:  # with its \n, over the bound
                     self._too_long(number)
+                    continue
+                if crlf and line.endswith(b"\r"):
+                    message = "line ends with CR LF; JSONL lines end with LF only"
+                    self.problems.add(self.shown, number, "crlf", message)
                     continue
                 if number > max_records:
                     self._too_many(number, before, block, number - first)
@@ -207,17 +200,21 @@ def iter_jsonl(
     bundle file is read exactly once.
     """
     result = result if result is not None else StreamResult()
-    if not check_regular_file(path, shown, problems, bounds.max_file_bytes):
+    handle = open_regular(path, shown, problems, bounds.max_file_bytes)
+    if handle is None:
         return
     # Lines are validated from bytes by a validator that runs no Python per record; a
     # line it refuses is read again the careful way, so every message stays the model's.
+    # The validator keeps the last of two equal keys, so each line it accepts is parsed
+    # once more by a parser that refuses them (``check_json_line``).
     validate = json_validator(model).validate_json
     reader = _LineReader(shown, problems, bounds)
-    with path.open("rb") as handle:
+    with handle:
         for number, line in reader.lines(handle):
             try:
                 record = validate(line)
-            except ValidationError:
+                check_json_line(line)
+            except (ValidationError, StrictError):
                 record = _refused_line(line + b"\n", number, model, shown, problems)
                 if record is None:
                     continue
@@ -237,12 +234,18 @@ def _refused_line(
     except UnicodeDecodeError as exc:
         problems.add(shown, number, "utf-8", f"line is not valid UTF-8 (byte {exc.start + 1})")
         return None
+    if not text.strip():
+        problems.add(shown, number, "blank-line", "blank line")
+        return None
+    try:
+        parse_json(raw)
+    except StrictError as exc:
+        if exc.rule != "syntax":  # pydantic's own words for plain syntax errors
+            problems.add(shown, number, exc.rule, exc.message)
+            return None
     try:
         return model.model_validate_json(text)
     except ValidationError as exc:
-        if not text.strip():
-            problems.add(shown, number, "blank-line", "blank line")
-            return None
         for loc, msg in pydantic_messages(exc):
             where = f"{format_loc(loc)}: " if loc else ""
             problems.add(shown, number, "schema", f"{where}{msg}")
@@ -272,18 +275,23 @@ def load_document(
     path: Path, model: type[M], shown: str, problems: Problems, max_bytes: int
 ) -> M | None:
     """Load one YAML or JSON document into ``model``; report problems with line numbers."""
-    if not check_regular_file(path, shown, problems, max_bytes):
+    raw = read_regular(path, shown, problems, max_bytes)
+    if raw is None:
         return None
-    raw = path.read_bytes()
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         problems.add(shown, None, "utf-8", f"file is not valid UTF-8 (byte {exc.start + 1})")
         return None
     try:
-        data = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
-    except json.JSONDecodeError as exc:
-        problems.add(shown, exc.lineno, "syntax", f"invalid JSON: {exc.msg}")
+        data = parse_json(raw) if path.suffix == ".json" else parse_yaml(text)
+    except StrictError as exc:
+        problems.add(shown, exc.line, exc.rule, exc.message)
+        return None
+    except yaml.reader.ReaderError as exc:  # a character YAML does not allow, anywhere
+        at = text.count("\n", 0, exc.position) + 1
+        message = f"invalid YAML: character U+{exc.character:04X} is not allowed in YAML"
+        problems.add(shown, at, "syntax", message)
         return None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
@@ -293,11 +301,28 @@ def load_document(
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        try:
-            tree = yaml.compose(text)
-        except yaml.YAMLError:
-            tree = None
+        # JSON is a subset of YAML: its node tree gives lines for both.
+        tree = compose_yaml(text)
         for loc, msg in pydantic_messages(exc):
             where = f"{format_loc(loc)}: " if loc else ""
             problems.add(shown, _node_line(tree, loc), "schema", f"{where}{msg}")
         return None
+
+
+class Locator:
+    """Lines of values in a YAML or JSON file, for messages about a file that already
+    read without problems; the file is read and composed once, on the first question."""
+
+    def __init__(self, path: Path, max_bytes: int) -> None:
+        self.path = path
+        self.max_bytes = max_bytes
+        self._tree: yaml.Node | None = None
+        self._read = False
+
+    def line(self, loc: tuple[Any, ...]) -> int | None:
+        """1-based line of the value at ``loc``, when it can be found."""
+        if not self._read:
+            self._read = True
+            raw = read_regular(self.path, str(self.path), Problems(), self.max_bytes)
+            self._tree = compose_yaml(raw.decode("utf-8", "replace")) if raw else None
+        return _node_line(self._tree, loc)

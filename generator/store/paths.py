@@ -9,6 +9,26 @@ from pathlib import Path
 from generator.cache import Cache, default_dir
 
 PRIVATE_ENV = "PROBEPRESS_PRIVATE"
+MAX_NAME_BYTES = 255
+"""Longest file name (in UTF-8 bytes) common file systems allow."""
+
+
+def file_name_problem(name: str) -> str | None:
+    """Why ``name`` cannot be a file directly inside a folder we read, or None.
+
+    A manifest names files; a name that climbs out (``..``, ``/``, a drive), hides
+    (a leading dot), carries a NUL or control character, or is longer than a file system
+    allows would read something else than the folder's own file, or fail to open.
+    """
+    if not name or name in (".", "..") or name.startswith("."):
+        return "is empty or starts with a dot"
+    if "/" in name or "\\" in name or (len(name) > 1 and name[1] == ":"):
+        return "is a path, not a file name in the bundle directory"
+    if not name.isprintable():
+        return "contains a control or invisible character"
+    if len(name.encode("utf-8", "surrogatepass")) > MAX_NAME_BYTES:
+        return f"is longer than {MAX_NAME_BYTES} bytes"
+    return None
 
 
 @dataclass(frozen=True)

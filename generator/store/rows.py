@@ -116,8 +116,8 @@ def restore(
             tuple.__new__(vote_type, (r[0], new_key(r[1:4]), *r[4:])) for r in data["panel"]
         ]
         files = {str(k): str(v) for k, v in data["files"].items()}
-    except (ValueError, KeyError, TypeError, IndexError, AttributeError):
-        return None
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError, RecursionError):
+        return None  # RecursionError: an entry nested past the stack is damaged too
     if not set(FILES) <= set(files):
         return None
     return Restored(draws, verdicts, panel, files)

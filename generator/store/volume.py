@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -13,8 +14,8 @@ from generator.models.volume import CandidateRef, Volume
 from generator.store import rows
 from generator.store.bank import Bank, load_bank
 from generator.store.bundle import BundleData, Tier0Memo, scan_bundle
-from generator.store.jsonl import Bounds, Problems, load_document
-from generator.store.paths import Layout
+from generator.store.jsonl import Bounds, Locator, Problems, load_document
+from generator.store.paths import Layout, file_name_problem
 
 Progress = Callable[[str], None]
 
@@ -68,7 +69,9 @@ def load_volume(
             problem when ``strict``.
     """
     bounds = bounds or Bounds()
-    if not layout.volume_file(volume_id).exists():
+    if file_name_problem(volume_id) is not None or not os.path.lexists(
+        layout.volume_file(volume_id)
+    ):
         known = ", ".join(layout.volume_ids()) or "none"
         raise UsageError(
             f"no volume {volume_id!r} under {layout.rel(layout.bundles_dir)}/ (known: {known})"
@@ -101,13 +104,11 @@ def load_volume(
     tier0_memo: Tier0Memo = {}
     remembered = rows.bank_key(layout, bool(bank.private)) if layout.cache is not None else None
     entries: list[tuple[str, bytes]] = []
+    owners = _bundle_owners(layout, volume, bounds, problems)
     with _collector_paused():
-        for candidate in volume.candidates:
-            slug = candidate_slug(candidate.api)
+        for slug in owners:
             if progress is not None:
                 progress(slug)
-            if slug in data.bundles:
-                continue  # a duplicate candidate is the naming gate's finding
             bundle = scan_bundle(
                 layout, volume_id, slug, bank, bounds, problems, tier0_memo, remembered, entries
             )
@@ -121,6 +122,42 @@ def load_volume(
     if strict and problems:
         raise InputError(f"cannot read volume {volume_id}:", problems.items)
     return data
+
+
+def _bundle_owners(layout: Layout, volume: Volume, bounds: Bounds, problems: Problems) -> list[str]:
+    """The bundle folder of each candidate; report the candidates that own none.
+
+    A candidate's folder is its slugified API string, so an API string of punctuation
+    only has none (reading "" would read the volume folder as a bundle), and two API
+    strings can slugify to one folder: reading it twice would count one run twice.
+    """
+    path = layout.volume_file(volume.id)
+    shown = layout.rel(path)
+    owners: dict[str, CandidateRef] = {}
+    lines = Locator(path, bounds.max_yaml_bytes)
+    out = []
+    for n, candidate in enumerate(volume.candidates):
+        slug = candidate_slug(candidate.api)
+        other = owners.get(slug)
+        if slug and other is None:
+            owners[slug] = candidate
+            out.append(slug)
+            continue
+        line = lines.line(("candidates", n, "api"))
+        if not slug:
+            message = f"candidate {candidate.api!r} slugifies to nothing: it has no bundle folder"
+            fix = "an API string needs at least one ASCII letter or digit"
+            problems.add(shown, line, "empty-slug", message, fix)
+        elif other is not None and other.api == candidate.api:
+            problems.add(shown, line, "duplicate-candidate", f"{candidate.api!r} is listed twice")
+        elif other is not None:
+            message = (
+                f"candidates {other.api!r} and {candidate.api!r} both slugify to {slug!r}, "
+                "one bundle folder"
+            )
+            fix = "API strings must slugify to distinct bundle folders"
+            problems.add(shown, line, "slug-collision", message, fix)
+    return out
 
 
 @contextmanager
