@@ -174,7 +174,9 @@ def write(layout: Layout, volume: str, bounds: Bounds | None = None) -> tuple[in
             return len(registered), False
     figures = compute(layout, volume, bounds)
     _remember(layout, key, figures)
-    return len(figures), write_text(registry_path(layout), render(merged(layout, volume, figures)))
+    return len(figures), write_text(
+        registry_path(layout), render(merged(layout, volume, figures)), layout.root
+    )
 
 
 @dataclass(frozen=True)
