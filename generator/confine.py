@@ -97,6 +97,7 @@ def make_dirs(root: Path, folder: Path) -> list[Path]:
     directories created, outermost first."""
     if not root.is_dir():
         os.makedirs(root, DIR_MODE, exist_ok=True)  # the root itself is trusted
+        os.chmod(root, DIR_MODE)
     target = checked(root, folder, leaf="dir") if folder != root else root
     missing: list[Path] = []
     probe = target

@@ -140,7 +140,7 @@ def commit_point(ops: Faulty) -> int:
 
 
 def test_plan_and_a_clean_commit(scene: tuple[Path, Path, Tree, Tree], tmp_path: Path) -> None:
-    root, stage, before, after = scene
+    root, stage, _, after = scene
     todo = journal.plan(root, stage)
     assert sorted(todo.deletes) == ["site/gone/only-old.html", "site_src/downloads/stale.txt"]
     assert "site/index.html" not in todo.moves and len(todo.moves) == 4
