@@ -98,7 +98,8 @@ def test_sigterm_stops_the_workers_and_removes_the_scratch_folder(tmp_path: Path
     _wait_for(marker, child)
     workers = _children(child.pid)
     assert len(workers) >= 2  # two renderers (plus multiprocessing's resource tracker)
-    assert [p.name for p in scratch_base.iterdir()][0].startswith(f"{SCRATCH_PREFIX}{child.pid}-")
+    (scratch,) = scratch_base.iterdir()
+    assert scratch.name.startswith(f"{SCRATCH_PREFIX}{child.pid}-")
     child.send_signal(signal.SIGTERM)
     assert child.wait(timeout=60) == 143
     assert _gone(workers, 10)
