@@ -216,8 +216,10 @@ def schema(state: State, out_dir: Path | None, check: bool) -> None:
             )
         err.print(f"schemas in {directory} match the models")
         return
-    with _writer(state.layout.root):
-        changed = write_schemas(directory)
+    root = state.layout.root
+    inside = directory.absolute().is_relative_to(root)
+    with _writer(root):
+        changed = write_schemas(directory, root if inside else None)
     err.print(f"wrote schemas to {directory} ({len(changed)} changed)")
 
 

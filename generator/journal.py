@@ -16,11 +16,11 @@ the changed files into place under ``ROOT/.probepress-journal/``:
    only finishes the clean-up. The journal leaves by one rename (to a trash folder that
    is then deleted), so its removal can never look like an earlier state.
 
-Every path is checked with :func:`generator.confine.checked` (no symlink, nothing outside
-the root). Every filesystem operation goes through one :class:`FileOps` object so a test
-can fail or "kill" the k-th one. A commit that fails rolls itself back at once and
-reports the OS error; one killed is rolled back by the next writer (or ``publish
---recover``), which holds the root's lock (``generator.lock``) while doing so.
+Every path is checked by :func:`generator.confine.checked` (no symlink, nothing outside
+the root); every filesystem operation goes through one :class:`FileOps`, so a test can
+fail or "kill" the k-th one. A failed commit rolls itself back at once and reports the
+OS error; a killed one is rolled back by the next writer (or ``publish --recover``),
+under the root's lock (``generator.lock``).
 """
 
 from __future__ import annotations
@@ -29,16 +29,15 @@ import errno
 import json
 import os
 import shutil
-import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager, suppress
-from dataclasses import dataclass, field
+from contextlib import suppress
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 from generator import lock
 from generator.confine import DIR_MODE, FILE_MODE, checked
 from generator.errors import InputError, ProbepressError, Problem
+from generator.staging import Plan
 
 JOURNAL = ".probepress-journal"
 PLAN_FILE = "plan.json"
@@ -46,27 +45,6 @@ APPLYING = "applying"
 COMMITTED = "committed"
 BACKUP = "backup"
 TMP_SUFFIX = ".probepress-tmp"
-STAGING_PREFIX = ".probepress-staging-"
-#: Folders whose files the tool alone writes: stale files there are removed on publish.
-GENERATED = ("site_src/volumes", "site_src/downloads", "site")
-#: Folders publish writes (what it compares between staging and the root).
-OUTPUTS = ("figures", "site_src", "site")
-#: Root entries staging does not copy (not inputs, or too big to matter).
-SKIP = {
-    ".git",
-    ".venv",
-    "venv",
-    ".private",
-    "site",
-    "node_modules",
-    "__pycache__",
-    ".mypy_cache",
-    ".ruff_cache",
-    ".pytest_cache",
-    ".hypothesis",
-    "build",
-    "dist",
-}
 State = Literal["none", "prepared", "applying", "committed"]
 #: Interruptions a commit rolls back before passing them on (SIGTERM arrives as
 #: SystemExit); anything else — a real SIGKILL — is left to the next recovery.
@@ -75,14 +53,6 @@ ROLLBACK_ON = (Exception, SystemExit, KeyboardInterrupt)
 
 class CommitError(ProbepressError):
     """Moving the publication into place failed (exit 2); what was restored is said."""
-
-
-@dataclass
-class Plan:
-    """Files to move from staging into the root, and stale generated files to delete."""
-
-    moves: list[str] = field(default_factory=list)
-    deletes: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -183,51 +153,6 @@ class FileOps:
         """Delete a folder of the tool's own (trash, staging)."""
         self.step("rmtree", path)
         shutil.rmtree(path, ignore_errors=True)
-
-
-# -- staging and the plan --------------------------------------------------------------
-
-
-def files_under(base: Path) -> Iterator[Path]:
-    """Regular files under ``base`` (symlinks are not followed nor listed), sorted."""
-    if base.is_dir():
-        yield from sorted(p for p in base.rglob("*") if p.is_file() and not p.is_symlink())
-
-
-@contextmanager
-def staging(root: Path, private: Path) -> Iterator[Path]:
-    """A private copy of the root (inputs, hand-written pages, current outputs), removed
-    on every exit (SIGTERM included: it arrives as SystemExit)."""
-    stage = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=root))
-    try:
-        for entry in sorted(root.iterdir()):
-            if entry.name in SKIP or entry.name.startswith(".probepress-") or entry == private:
-                continue
-            target = stage / entry.name
-            if entry.is_dir() and not entry.is_symlink():
-                shutil.copytree(entry, target, symlinks=True, ignore=shutil.ignore_patterns(*SKIP))
-            elif entry.is_file() and not entry.is_symlink():
-                shutil.copy2(entry, target)
-        yield stage
-    finally:
-        shutil.rmtree(stage, ignore_errors=True)
-
-
-def plan(root: Path, stage: Path) -> Plan:
-    """What differs between the staged outputs and the root's."""
-    out = Plan()
-    for area in OUTPUTS:
-        for path in files_under(stage / area):
-            rel = path.relative_to(stage).as_posix()
-            current = root / rel
-            if not current.is_file() or current.read_bytes() != path.read_bytes():
-                out.moves.append(rel)
-    for area in GENERATED:
-        for path in files_under(root / area):
-            rel = path.relative_to(root).as_posix()
-            if not (stage / rel).exists():
-                out.deletes.append(rel)
-    return out
 
 
 # -- the commit ------------------------------------------------------------------------
@@ -332,7 +257,8 @@ def commit(root: Path, stage: Path, todo: Plan, ops: FileOps | None = None) -> N
         try:
             _prepare(root, record, ops)
         except ROLLBACK_ON as exc:
-            _discard_quietly(root, ops)
+            with suppress(OSError):  # only journal files are left: recovery removes them
+                _retire(root, ops)
             if isinstance(exc, OSError):
                 raise _error(root, exc, "nothing was changed") from None
             raise
@@ -360,12 +286,6 @@ def _undo_after_failure(
         ) from None
     if isinstance(exc, OSError):
         raise _error(root, exc, "the previous publication was restored") from None
-
-
-def _discard_quietly(root: Path, ops: FileOps) -> None:
-    # Only our own journal files are left; the next recovery removes them.
-    with suppress(OSError):
-        _retire(root, ops)
 
 
 # -- recovery --------------------------------------------------------------------------

@@ -23,9 +23,10 @@ from generator.checking import run_gates
 from generator.confine import UnsafePath, symlinks_under
 from generator.errors import CheckFailed, InputError, Problem
 from generator.hashing import sha256_bytes, sha256_file
-from generator.journal import commit, plan, recover, staging
+from generator.journal import commit, recover
 from generator.models.release import GateVerdict, Release
 from generator.signing import PUBLIC_KEY_FILE, load_private_key, public_pem, sign
+from generator.staging import plan, staging
 from generator.store import Layout
 from generator.store.jsonl import Problems, load_document
 

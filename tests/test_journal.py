@@ -16,8 +16,9 @@ import pytest
 
 from generator import journal
 from generator.confine import UnsafePath
-from generator.journal import JOURNAL, CommitError, FileOps, Plan, commit, recover
+from generator.journal import JOURNAL, CommitError, FileOps, commit, recover
 from generator.lock import LOCK_FILE
+from generator.staging import Plan, plan
 
 Tree = dict[str, bytes | None]
 """Every entry under a root: file bytes, or None for a directory."""
@@ -112,7 +113,7 @@ def scene(tmp_path: Path) -> tuple[Path, Path, Tree, Tree]:
     before = tree(root)
     probe = tmp_path / "probe"
     shutil.copytree(root, probe)
-    commit(probe, stage, journal.plan(probe, stage))
+    commit(probe, stage, plan(probe, stage))
     after = tree(probe)
     shutil.rmtree(probe)
     assert before != after
@@ -130,7 +131,7 @@ def fresh(tmp_path: Path, scene: tuple[Path, Path, Tree, Tree], name: str) -> Pa
 def clean_run_ops(scene: tuple[Path, Path, Tree, Tree], tmp_path: Path) -> Faulty:
     root = fresh(tmp_path, scene, "count")
     ops = Faulty()
-    commit(root, scene[1], journal.plan(root, scene[1]), ops)
+    commit(root, scene[1], plan(root, scene[1]), ops)
     return ops
 
 
@@ -141,7 +142,7 @@ def commit_point(ops: Faulty) -> int:
 
 def test_plan_and_a_clean_commit(scene: tuple[Path, Path, Tree, Tree], tmp_path: Path) -> None:
     root, stage, _, after = scene
-    todo = journal.plan(root, stage)
+    todo = plan(root, stage)
     assert sorted(todo.deletes) == ["site/gone/only-old.html", "site_src/downloads/stale.txt"]
     assert "site/index.html" not in todo.moves and len(todo.moves) == 4
     assert after["site/fresh/deep/page.html"] == b"<p>new nested page</p>\n"
@@ -159,7 +160,7 @@ def test_a_kill_at_every_commit_step_recovers_to_old_or_new(
     for k in range(1, counted.count + 1):
         root = fresh(tmp_path, scene, "k")
         with pytest.raises(Killed):
-            commit(root, stage, journal.plan(root, stage), Faulty(k))
+            commit(root, stage, plan(root, stage), Faulty(k))
         recover(root)
         expected, label = (before, "old") if k <= point else (after, "new")
         assert tree(root) == expected, f"killed at operation {k}: {counted.log[k - 1]}"
@@ -183,14 +184,14 @@ def test_an_os_error_at_every_commit_step_rolls_back_at_once(
         root = fresh(tmp_path, scene, "k")
         if k <= point:
             with pytest.raises(CommitError) as failed:
-                commit(root, stage, journal.plan(root, stage), Faulty(k, eacces))
+                commit(root, stage, plan(root, stage), Faulty(k, eacces))
             message = failed.value.render()
             assert "publish could not move the files into place: " in message
             assert ": Permission denied [EACCES]; " in message
             assert tree(root) == before, f"failed at operation {k}: {counted.log[k - 1]}"
         else:
             # After the commit point only the clean-up is left; it is finished later.
-            commit(root, stage, journal.plan(root, stage), Faulty(k, eacces))
+            commit(root, stage, plan(root, stage), Faulty(k, eacces))
             recover(root)
             assert tree(root) == after, f"failed at operation {k}: {counted.log[k - 1]}"
 
@@ -198,7 +199,7 @@ def test_an_os_error_at_every_commit_step_rolls_back_at_once(
 def _interrupted(tmp_path: Path, scene: tuple[Path, Path, Tree, Tree], k: int) -> Path:
     root = fresh(tmp_path, scene, "r")
     with pytest.raises(Killed):
-        commit(root, scene[1], journal.plan(root, scene[1]), Faulty(k))
+        commit(root, scene[1], plan(root, scene[1]), Faulty(k))
     return root
 
 
@@ -282,7 +283,7 @@ def test_a_commit_under_umask_077_writes_0644_files_and_0755_dirs(
     root = fresh(tmp_path, scene, "umask")
     saved = os.umask(0o077)
     try:
-        commit(root, scene[1], journal.plan(root, scene[1]))
+        commit(root, scene[1], plan(root, scene[1]))
     finally:
         os.umask(saved)
     assert (root / "site" / "fresh" / "deep" / "page.html").stat().st_mode & 0o777 == 0o644

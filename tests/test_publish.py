@@ -21,6 +21,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from generator import journal
 from generator.hashing import sha256_file
 from generator.lock import LOCK_FILE
+from generator.staging import STAGING_PREFIX
 from tests.conftest import CliRun
 from tests.factories import git_commit_all
 
@@ -131,7 +132,7 @@ def test_republishing_unchanged_inputs_rewrites_nothing(pub: Path, cli: CliRun) 
     before = {
         p: (p.stat().st_mtime_ns, sha256_file(p))
         for p in pub.rglob("*")
-        if p.is_file() and ".git" not in p.parts
+        if p.is_file() and ".git" not in p.parts and p.name != LOCK_FILE
     }
     result = cli("publish", *VOLUMES, root_dir=pub)
     assert result.exit_code == 0, result.stderr
@@ -139,7 +140,7 @@ def test_republishing_unchanged_inputs_rewrites_nothing(pub: Path, cli: CliRun) 
     after = {
         p: (p.stat().st_mtime_ns, sha256_file(p))
         for p in pub.rglob("*")
-        if p.is_file() and ".git" not in p.parts
+        if p.is_file() and ".git" not in p.parts and p.name != LOCK_FILE
     }
     assert after == before
     assert _git_status(pub) == ""
@@ -289,18 +290,20 @@ def _fault_after_applying(
     monkeypatch.setattr(journal.FileOps, "step", step)
 
 
-def _change_a_page(pub: Path) -> None:
-    """A committed edit of a hand-written page: the next publish rebuilds the site."""
-    page = pub / "site_src" / "index.md"
-    page.write_text(page.read_text("utf-8") + "\nAn added paragraph.\n", "utf-8")
-    git_commit_all(pub, "edit the home page")
+def _change_every_page(pub: Path) -> None:
+    """A committed edit of the site's description, which every built page carries: the
+    next publish replaces every page of the site (a long move to interrupt)."""
+    config = pub / "mkdocs.yml"
+    text = config.read_text("utf-8")
+    config.write_text(text.replace("every frozen page fingerprinted.", "every page sealed."))
+    git_commit_all(pub, "reword the site description")
 
 
 @pytest.mark.slow
 def test_a_failed_or_killed_commit_leaves_the_previous_publication(
     pub: Path, cli: CliRun, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _change_a_page(pub)
+    _change_every_page(pub)
     before = snapshot(pub)
 
     def eacces(path: Path) -> OSError:
@@ -348,7 +351,7 @@ main(["--root", sys.argv[1], "publish", "vol-001", "vol-002"])
 def test_a_real_sigkill_mid_move_recovers_from_what_is_on_disk(pub: Path, cli: CliRun) -> None:
     # Unlike the in-process kill above, nothing of the dying process runs here: no
     # finally block, no lock release but the kernel's, no buffered write flushed.
-    _change_a_page(pub)
+    _change_every_page(pub)
     before = snapshot(pub)
     child = subprocess.run(
         [sys.executable, "-c", KILLER, str(pub), "40"], capture_output=True, check=False
@@ -411,7 +414,7 @@ def test_sigterm_during_publish_removes_the_staging_folder(root: Path, tmp_path:
         assert time.monotonic() < deadline
         time.sleep(0.05)
     stage = Path(marker.read_text("utf-8"))
-    assert stage.is_dir() and stage.name.startswith(journal.STAGING_PREFIX)
+    assert stage.is_dir() and stage.name.startswith(STAGING_PREFIX)
     child.send_signal(signal.SIGTERM)
     _, stderr = child.communicate(timeout=60)
     assert child.returncode == 143
