@@ -21,6 +21,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from generator import journal
 from generator.hashing import sha256_file
 from generator.lock import LOCK_FILE
+from generator.publish import SITE_STAMP
 from generator.staging import STAGING_PREFIX
 from tests.conftest import CliRun
 from tests.factories import git_commit_all
@@ -290,20 +291,21 @@ def _fault_after_applying(
     monkeypatch.setattr(journal.FileOps, "step", step)
 
 
-def _change_every_page(pub: Path) -> None:
-    """A committed edit of the site's description, which every built page carries: the
-    next publish replaces every page of the site (a long move to interrupt)."""
-    config = pub / "mkdocs.yml"
-    text = config.read_text("utf-8")
-    config.write_text(text.replace("every frozen page fingerprinted.", "every page sealed."))
-    git_commit_all(pub, "reword the site description")
+def _age_the_site(pub: Path) -> None:
+    """Give every file of the built site other bytes and drop its stamp: the next
+    publish rebuilds the site and replaces all of its ~190 files, each with a previous
+    version to back up and restore (a long move to interrupt)."""
+    for path in (pub / "site").rglob("*"):
+        if path.is_file():
+            path.write_bytes(path.read_bytes() + b"\n<!-- the previous build -->\n")
+    (pub / "site" / SITE_STAMP).unlink()
 
 
 @pytest.mark.slow
 def test_a_failed_or_killed_commit_leaves_the_previous_publication(
     pub: Path, cli: CliRun, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _change_every_page(pub)
+    _age_the_site(pub)
     before = snapshot(pub)
 
     def eacces(path: Path) -> OSError:
@@ -351,7 +353,7 @@ main(["--root", sys.argv[1], "publish", "vol-001", "vol-002"])
 def test_a_real_sigkill_mid_move_recovers_from_what_is_on_disk(pub: Path, cli: CliRun) -> None:
     # Unlike the in-process kill above, nothing of the dying process runs here: no
     # finally block, no lock release but the kernel's, no buffered write flushed.
-    _change_every_page(pub)
+    _age_the_site(pub)
     before = snapshot(pub)
     child = subprocess.run(
         [sys.executable, "-c", KILLER, str(pub), "40"], capture_output=True, check=False
