@@ -1,7 +1,7 @@
-"""The publish commit: staging, the plan, and a write-ahead journal that survives any kill.
+"""The publish commit: a write-ahead journal that survives a kill at any moment.
 
-``publish`` builds everything in a staging copy of the root, then :func:`commit` moves
-the changed files into place under ``ROOT/.probepress-journal/``:
+:func:`commit` moves the staged files (``generator.staging``) into place under
+``ROOT/.probepress-journal/``:
 
 1. *prepared*: ``plan.json`` (every file to put or delete, whether it existed before,
    the directories to create) is written and fsynced before anything else; then every
@@ -16,23 +16,23 @@ the changed files into place under ``ROOT/.probepress-journal/``:
    only finishes the clean-up. The journal leaves by one rename (to a trash folder that
    is then deleted), so its removal can never look like an earlier state.
 
-Every path is checked by :func:`generator.confine.checked` (no symlink, nothing outside
-the root); every filesystem operation goes through one :class:`FileOps`, so a test can
-fail or "kill" the k-th one. A failed commit rolls itself back at once and reports the
-OS error; a killed one is rolled back by the next writer (or ``publish --recover``),
-under the root's lock (``generator.lock``).
+Paths are checked by :func:`generator.confine.checked` (no symlink, nothing outside the
+root); every filesystem operation goes through one :class:`FileOps`, so a test can fail
+or "kill" the k-th one. A failed commit rolls itself back at once and reports the OS
+error; a killed one is rolled back by the next writer (or ``publish --recover``).
 """
 
 from __future__ import annotations
 
 import errno
+import filecmp
 import json
 import os
 import shutil
 from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, BinaryIO, Literal
 
 from generator import lock
 from generator.confine import DIR_MODE, FILE_MODE, checked
@@ -77,6 +77,12 @@ class Recovery:
         return what + (f"; removed {self.leftovers} stale folder(s)" if self.leftovers else "")
 
 
+def _create(path: Path) -> BinaryIO:
+    """Open a temporary file for writing, never through a link planted at its name."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC
+    return os.fdopen(os.open(path, flags, FILE_MODE), "wb")
+
+
 class FileOps:
     """Every filesystem operation of :func:`commit` and :func:`recover`, one method each.
 
@@ -91,7 +97,7 @@ class FileOps:
         """Write a journal file durably and atomically."""
         tmp = path.with_name(path.name + TMP_SUFFIX)
         self.step("write", tmp)
-        with open(tmp, "wb") as handle:
+        with _create(tmp) as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
@@ -102,7 +108,7 @@ class FileOps:
         """Copy ``source`` over ``target`` atomically (a fsynced sibling, then a rename)."""
         tmp = target.with_name(target.name + TMP_SUFFIX)
         self.step("copy", tmp)
-        with open(source, "rb") as src, open(tmp, "wb") as dst:
+        with open(source, "rb") as src, _create(tmp) as dst:
             shutil.copyfileobj(src, dst, 1 << 20)
             dst.flush()
             os.fchmod(dst.fileno(), mode)
@@ -301,13 +307,6 @@ def _state(journal: Path) -> State:
     return "prepared"
 
 
-def _same(a: Path, b: Path) -> bool:
-    try:
-        return a.stat().st_size == b.stat().st_size and a.read_bytes() == b.read_bytes()
-    except OSError:
-        return False
-
-
 def _rollback(root: Path, record: dict[str, Any], ops: FileOps) -> int:
     """Restore every changed file from the backup; idempotent (backups stay)."""
     backup = root / JOURNAL / BACKUP
@@ -321,7 +320,7 @@ def _rollback(root: Path, record: dict[str, Any], ops: FileOps) -> int:
             saved = backup / entry["path"]
             if not saved.is_file():
                 raise InputError(f"{JOURNAL}: the backup of {entry['path']} is missing")
-            if not _same(saved, target):
+            if not (target.is_file() and filecmp.cmp(saved, target, shallow=False)):
                 for folder in reversed(Path(entry["path"]).parents[:-1]):
                     ops.mkdir(checked(root, root / folder, leaf="dir"))
                 ops.copy(saved, target, os.stat(saved).st_mode & 0o7777)
