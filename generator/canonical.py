@@ -2,7 +2,9 @@
 
 Canonical JSON: sorted keys, two-space indent, ``ensure_ascii=False``, ``\\n`` line ends and
 a trailing newline. JSONL lines are compact (no spaces) with sorted keys. Files are written
-to a temporary sibling and renamed, so a reader never sees half a file.
+to a temporary sibling and renamed, so a reader never sees half a file; given a ``root``,
+the write is confined to it (``generator.confine``: no symlink on the way, nothing
+outside). Files get mode 0644 and new directories 0755 whatever the umask.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-FILE_MODE = 0o644
+from generator.confine import FILE_MODE, checked, make_dirs
 
 
 def dumps(data: Any) -> str:
@@ -27,19 +29,30 @@ def dumps_line(data: Any) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n"
 
 
-def write_bytes(path: Path, data: bytes) -> bool:
+def write_bytes(path: Path, data: bytes, root: Path | None = None) -> bool:
     """Atomically write ``data`` to ``path``; return False (and touch nothing) if unchanged.
 
     The mode is fixed rather than taken from the umask so outputs are identical whatever
     the environment.
+
+    Args:
+        path: The file to write.
+        data: Its bytes.
+        root: Confine the write to this folder: refuse a path outside it or with a
+            symlink in any component below it (default: the file's own folder).
+
+    Raises:
+        UnsafePath: The write would leave ``root`` or go through a symlink.
     """
-    if path.is_file() and not path.is_symlink():
+    base = root or _existing_ancestor(path.absolute().parent)
+    path = checked(base, path.absolute())
+    if path.is_file():
         try:
             if path.read_bytes() == data:
                 return False
         except OSError:
             pass
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_dirs(base, path.parent)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -57,16 +70,22 @@ def write_bytes(path: Path, data: bytes) -> bool:
     return True
 
 
-def write_text(path: Path, text: str) -> bool:
-    """Atomically write UTF-8 ``text`` with ``\\n`` line ends."""
-    return write_bytes(path, text.encode("utf-8"))
+def _existing_ancestor(folder: Path) -> Path:
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    return folder
 
 
-def write_json(path: Path, data: Any) -> bool:
-    """Atomically write canonical JSON."""
-    return write_text(path, dumps(data))
+def write_text(path: Path, text: str, root: Path | None = None) -> bool:
+    """Atomically write UTF-8 ``text`` with ``\\n`` line ends (confined to ``root``)."""
+    return write_bytes(path, text.encode("utf-8"), root)
 
 
-def write_jsonl(path: Path, rows: Iterable[Any]) -> bool:
-    """Atomically write canonical JSONL."""
-    return write_text(path, "".join(dumps_line(row) for row in rows))
+def write_json(path: Path, data: Any, root: Path | None = None) -> bool:
+    """Atomically write canonical JSON (confined to ``root``)."""
+    return write_text(path, dumps(data), root)
+
+
+def write_jsonl(path: Path, rows: Iterable[Any], root: Path | None = None) -> bool:
+    """Atomically write canonical JSONL (confined to ``root``)."""
+    return write_text(path, "".join(dumps_line(row) for row in rows), root)

@@ -7,6 +7,8 @@ regenerated file differs); 2 the command could not run (usage, missing or invali
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
@@ -23,6 +25,8 @@ from generator.errors import (
     escape,
     os_error_message,
 )
+from generator.interrupt import Terminated, sigterm_exits
+from generator.lock import writing
 from generator.store import Bounds, Layout, load_volume
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -49,7 +53,11 @@ class Group(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
-            return super().invoke(ctx)
+            with sigterm_exits():
+                return super().invoke(ctx)
+        except Terminated:
+            err.print("probepress: stopped by SIGTERM; temporary files removed", markup=False)
+            raise
         except ProbepressError as exc:
             if _wants_traceback(ctx):
                 raise
@@ -132,6 +140,13 @@ def _parse_limits(limits: tuple[str, ...]) -> Bounds:
 pass_state = click.make_pass_decorator(State)
 
 
+@contextmanager
+def _writer(root: Path, writes: bool = True) -> Iterator[None]:
+    """Hold ``root``'s writer lock when the command writes (one writer per root)."""
+    with writing(root) if writes else nullcontext():
+        yield
+
+
 def _parse_scale(text: str) -> dict[str, int]:
     parts: dict[str, int] = {}
     for chunk in text.split(","):
@@ -159,7 +174,6 @@ def demo(state: State, check: bool, scale: str | None, out_dir: Path | None) -> 
 
     With --check, regenerate in memory and exit 1 if any committed byte differs.
     """
-    from generator.demo import build as demo_build
     from generator.demo.spec import EXAMPLE, scaled
 
     spec = EXAMPLE
@@ -171,6 +185,13 @@ def demo(state: State, check: bool, scale: str | None, out_dir: Path | None) -> 
         spec = scaled(size["candidates"], size["items"])
     if out_dir is not None:
         layout = Layout.at(out_dir, state.private_option or out_dir / ".private")
+    with _writer(layout.root, not check):
+        _demo(layout, spec, check)
+
+
+def _demo(layout: Layout, spec: Any, check: bool) -> None:
+    from generator.demo import build as demo_build
+
     total = sum(len(v.candidates) for v in spec.volumes)
     with progress("simulating bundles", total) as step:
         output = demo_build.build(spec, progress=step)
@@ -216,7 +237,10 @@ def schema(state: State, out_dir: Path | None, check: bool) -> None:
             )
         err.print(f"schemas in {directory} match the models")
         return
-    changed = write_schemas(directory)
+    root = state.layout.root
+    inside = directory.absolute().is_relative_to(root)
+    with _writer(root):
+        changed = write_schemas(directory, root if inside else None)
     err.print(f"wrote schemas to {directory} ({len(changed)} changed)")
 
 
@@ -380,7 +404,8 @@ def figures(state: State, volume: str, verify: bool, as_json: bool) -> None:
             f"{volume}: every registered figure recomputes from sources with matching SHA-256"
         )
         return
-    count, changed = registry.write(state.layout, volume, state.bounds)
+    with _writer(state.layout.root):
+        count, changed = registry.write(state.layout, volume, state.bounds)
     if as_json:
         print_json({"volume": volume, "figures": count, "changed": changed})
     where = "written to" if changed else "unchanged in"
@@ -399,7 +424,7 @@ def render(state: State, volume: str, jobs: int | None, no_pdf: bool, as_json: b
     """Render VOLUME's frozen HTML leaderboard and jury cards, and their PDFs."""
     from generator.render import render_volume
 
-    with progress(f"rendering {volume}") as step:
+    with _writer(state.layout.root), progress(f"rendering {volume}") as step:
         result = render_volume(state.layout, volume, jobs=jobs, pdf=not no_pdf, progress=step)
     if as_json:
         print_json(result.as_json())
@@ -420,13 +445,13 @@ def site(state: State, out_dir: Path | None, no_build: bool) -> None:
     """Generate the site's pages and downloads, then build it with MkDocs (--strict)."""
     from generator.site import build_site
 
-    with progress("building the site") as step:
+    with _writer(state.layout.root), progress("building the site") as step:
         result = build_site(state.layout, out=out_dir, build=not no_build, progress=step)
     err.print(result.summary(), markup=False)
 
 
 @main.command(epilog=EPILOG)
-@click.argument("volumes", nargs=-1, required=True, metavar="VOLUME...")
+@click.argument("volumes", nargs=-1, metavar="VOLUME...")
 @click.option("--allow-dirty", is_flag=True, help="Publish a DRAFT from a dirty tree.")
 @click.option("--jobs", type=click.IntRange(1, 64), default=None, help="PDF workers.")
 @click.option(
@@ -436,7 +461,10 @@ def site(state: State, out_dir: Path | None, no_build: bool) -> None:
     help="Ed25519 private key (PEM) to sign the release [default: $PROBEPRESS_SIGNING_KEY].",
 )
 @click.option(
-    "--recover", "recover_only", is_flag=True, help="Only roll back an interrupted publish."
+    "--recover",
+    "recover_only",
+    is_flag=True,
+    help="Only bring an interrupted publish to the old or the new publication (no VOLUME).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output on stdout.")
 @pass_state
@@ -453,12 +481,17 @@ def publish(
     site, built together and moved into place only when everything passed (a failure or a
     kill leaves the previous publication intact; rerunning on unchanged inputs rewrites
     nothing)."""
+    from generator import journal
     from generator import publish as publisher
 
     if recover_only:
-        rolled = publisher.recover(state.layout)
-        err.print("rolled back an interrupted publish" if rolled else "nothing to recover")
+        recovery = journal.recover(state.layout.root)
+        if as_json:
+            print_json({"state": recovery.state, "restored": recovery.restored})
+        err.print(recovery.summary(), markup=False)
         return
+    if not volumes:
+        raise UsageError("publish needs at least one VOLUME (or --recover)")
     with progress(f"publishing {', '.join(volumes)}") as step:
         result = publisher.publish(
             state.layout,

@@ -93,7 +93,9 @@ def register(layout: Layout, published: Mapping[str, str]) -> bool:
     files.update(published)
     entries = {rel: {"sha256": files[rel]} for rel in sorted(files)}
     return write_text(
-        registry_path(layout), dumps({"files": entries, "schema_version": SCHEMA_VERSION})
+        registry_path(layout),
+        dumps({"files": entries, "schema_version": SCHEMA_VERSION}),
+        layout.root,
     )
 
 

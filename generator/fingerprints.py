@@ -129,4 +129,4 @@ def registry_text(entries: dict[str, FrozenFile]) -> str:
 
 def write_frozen(layout: Layout, entries: dict[str, FrozenFile]) -> bool:
     """Atomically write the registry; return False when its bytes were already so."""
-    return write_text(registry_path(layout), registry_text(entries))
+    return write_text(registry_path(layout), registry_text(entries), layout.root)

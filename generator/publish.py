@@ -12,20 +12,18 @@ Publishing unchanged inputs rewrites nothing.
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import tempfile
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from generator import __version__, figures, git
+from generator import __version__, figures, git, lock
 from generator.canonical import write_json
 from generator.checking import run_gates
-from generator.errors import CheckFailed, InputError, Problem
+from generator.confine import UnsafePath, symlinks_under
+from generator.errors import CheckFailed, Problem
 from generator.hashing import sha256_bytes, sha256_file
+from generator.journal import commit, recover
 from generator.models.release import GateVerdict, Release
 from generator.release import (
     MANIFEST,
@@ -42,30 +40,13 @@ from generator.release import (
     write_release,
 )
 from generator.signing import load_private_key
+from generator.staging import plan, staging
 from generator.store import Layout
 
 Step = Callable[[str], None]
-JOURNAL = ".probepress-journal.json"
-STAGING_PREFIX = ".probepress-staging-"
 SITE_STAMP = ".probepress-site.json"
-#: Folders whose files the tool alone writes: stale files there are removed on publish.
-GENERATED = ("site_src/volumes", "site_src/downloads", "site")
-#: Folders and files a publication reads as its inputs and copies into staging.
-SKIP = {
-    ".git",
-    ".venv",
-    "venv",
-    ".private",
-    "site",
-    "node_modules",
-    "__pycache__",
-    ".mypy_cache",
-    ".ruff_cache",
-    ".pytest_cache",
-    ".hypothesis",
-    "build",
-    "dist",
-}
+#: Folders publish writes: refused up front when a symlink is on the way or inside.
+WRITTEN = ("figures", "site_src/volumes", "site_src/downloads", "site")
 
 
 @dataclass(frozen=True)
@@ -119,117 +100,6 @@ def _site_fresh(layout: Layout) -> bool:
         return bool(json.loads(stamp.read_text("utf-8"))["digest"] == site_digest(layout))
     except (OSError, ValueError, KeyError, TypeError):
         return False
-
-
-# -- staging and the journalled move ---------------------------------------------------
-
-
-@contextmanager
-def staging(layout: Layout) -> Iterator[Path]:
-    """A private copy of the root (inputs, hand-written pages, current outputs)."""
-    stage = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=layout.root))
-    try:
-        for entry in sorted(layout.root.iterdir()):
-            if (
-                entry.name in SKIP
-                or entry.name.startswith(".probepress-")
-                or entry == layout.private
-            ):
-                continue
-            target = stage / entry.name
-            if entry.is_dir() and not entry.is_symlink():
-                shutil.copytree(entry, target, symlinks=True, ignore=shutil.ignore_patterns(*SKIP))
-            elif entry.is_file():
-                shutil.copy2(entry, target)
-        yield stage
-    finally:
-        shutil.rmtree(stage, ignore_errors=True)
-
-
-@dataclass
-class Plan:
-    """Files to move from staging into the root, and stale generated files to delete."""
-
-    moves: list[str] = field(default_factory=list)
-    deletes: list[str] = field(default_factory=list)
-
-
-def plan(root: Path, stage: Path) -> Plan:
-    """What differs between the staged outputs and the root's."""
-    out = Plan()
-    for area in ("figures", "site_src", "site"):
-        for path in _files(stage / area):
-            rel = path.relative_to(stage).as_posix()
-            current = root / rel
-            if not current.is_file() or current.read_bytes() != path.read_bytes():
-                out.moves.append(rel)
-    for area in GENERATED:
-        for path in _files(root / area):
-            rel = path.relative_to(root).as_posix()
-            if not (stage / rel).exists():
-                out.deletes.append(rel)
-    return out
-
-
-def _fsync_dir(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def commit(layout: Layout, stage: Path, todo: Plan) -> None:
-    """Move staged files into place under a journal (see ``recover``)."""
-    root = layout.root
-    backup = Path(tempfile.mkdtemp(prefix=".probepress-backup-", dir=root))
-    journal = root / JOURNAL
-    record = {"backup": backup.name, "moves": todo.moves, "deletes": todo.deletes}
-    write_json(journal, record)
-    _fsync_dir(root)
-    for rel in [*todo.moves, *todo.deletes]:
-        current = root / rel
-        if current.is_file():
-            saved = backup / rel
-            saved.parent.mkdir(parents=True, exist_ok=True)
-            os.link(current, saved)
-    for rel in todo.moves:
-        target = root / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        os.replace(stage / rel, target)
-    for rel in todo.deletes:
-        (root / rel).unlink(missing_ok=True)
-    _fsync_dir(root)
-    journal.unlink()  # the commit point: from here on the new publication stands
-    _fsync_dir(root)
-    shutil.rmtree(backup, ignore_errors=True)
-
-
-def recover(layout: Layout) -> bool:
-    """Roll back a move a kill interrupted; True if there was one. Also removes stale
-    staging and backup folders."""
-    root = layout.root
-    journal = root / JOURNAL
-    rolled = False
-    if journal.exists():
-        try:
-            record = json.loads(journal.read_text("utf-8"))
-            backup = root / record["backup"]
-            for rel in [*record["moves"], *record["deletes"]]:
-                saved, target = backup / rel, root / rel
-                if saved.is_file():
-                    target.parent.mkdir(parents=True, exist_ok=True)
-                    os.replace(saved, target)
-                elif rel in record["moves"]:
-                    target.unlink(missing_ok=True)  # a new file: the previous state had none
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            raise InputError(f"{JOURNAL}: cannot roll back an interrupted publish ({exc})") from exc
-        journal.unlink()
-        rolled = True
-    for leftover in root.glob(".probepress-*"):
-        if leftover.is_dir():
-            shutil.rmtree(leftover, ignore_errors=True)
-    return rolled
 
 
 # -- the pipeline ----------------------------------------------------------------------
@@ -302,18 +172,47 @@ def publish(
     progress: Step | None = None,
 ) -> PublishResult:
     """Gates → figures → frozen HTML → PDFs → downloads → site for ``volumes``, built
-    together in staging and moved into place atomically.
+    together in staging and moved into place atomically, holding the root's writer lock
+    (after first recovering any interrupted publish).
 
     Raises:
         CheckFailed: A gate failed, or a volume is already published and its inputs
             changed (an erratum is a new volume).
         InputError, UsageError: A volume cannot be read.
+        UnsafePath: A folder the publication writes is or holds a symbolic link.
+        LockBusy: Another probepress is writing the root.
+        CommitError: The move into place failed (the previous publication was restored).
     """
+    with lock.writing(layout.root):
+        recover(layout.root)
+        unsafe = symlinks_under(layout.root, WRITTEN)
+        if unsafe:
+            raise UnsafePath(
+                "not published: no file is ever written through a symbolic link:", unsafe
+            )
+        return _publish(
+            layout,
+            volumes,
+            allow_dirty=allow_dirty,
+            jobs=jobs,
+            signing_key=signing_key,
+            progress=progress,
+        )
+
+
+def _publish(
+    layout: Layout,
+    volumes: Sequence[str],
+    *,
+    allow_dirty: bool,
+    jobs: int | None,
+    signing_key: Path | None,
+    progress: Step | None,
+) -> PublishResult:
     from generator.render import render_volume
     from generator.site import build_site
 
     step = progress or (lambda label: None)
-    recover(layout)
     key = load_private_key(signing_key)
     refuse_downgrade(layout, key is not None)
     inputs = {v: volume_inputs(layout, v) for v in volumes}
@@ -340,7 +239,7 @@ def publish(
             ],
         )
     releases: list[Release] = []
-    with staging(layout) as stage:
+    with staging(layout.root, layout.private) as stage:
         stage_layout = Layout.at(stage, layout.private, cache=layout.cache_dir or False)
         for volume in volumes:
             if not intact_now[volume]:
@@ -377,7 +276,7 @@ def publish(
             releases.append(write_release(stage_layout, release, key))
         step("site")
         build_site(stage_layout, build=True, drafts=shown)
-        write_json(stage / "site" / SITE_STAMP, {"digest": site_digest(stage_layout)})
+        write_json(stage / "site" / SITE_STAMP, {"digest": site_digest(stage_layout)}, stage)
         # Sealed last, over the built site too: every published file is in it.
         manifest = site_manifest(stage)
         write_manifest(stage, sign(manifest, key) if key is not None else manifest)
@@ -385,7 +284,7 @@ def publish(
         _gate_site(stage_layout, layout, volumes[0])  # the scan covers every volume
         todo = plan(layout.root, stage)
         step("moving into place")
-        commit(layout, stage, todo)
+        commit(layout.root, stage, todo)
     return PublishResult(
         tuple(volumes),
         tuple(todo.moves + todo.deletes),

@@ -207,15 +207,16 @@ def write_release(layout: Layout, release: Release, key: Ed25519PrivateKey | Non
         public = key.public_key().public_bytes(
             serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
         )
-        write_bytes(layout.site_src / "downloads" / PUBLIC_KEY_FILE, public)
+        write_bytes(layout.site_src / "downloads" / PUBLIC_KEY_FILE, public, layout.root)
         assert release.signature is not None  # just signed
         ledger = load_ledger(layout.root) or ReleaseLedger(volumes={})
         entries = {**ledger.volumes, release.volume: LedgerEntry(signed_by=_fp(release))}
         text = dumps(ReleaseLedger(volumes=dict(sorted(entries.items()))).model_dump(mode="json"))
-        write_bytes(layout.root / LEDGER, text.encode("utf-8"))
+        write_bytes(layout.root / LEDGER, text.encode("utf-8"), layout.root)
     write_bytes(
         release_path(layout, release.volume),
         dumps(release.model_dump(mode="json", exclude_none=True)).encode("utf-8"),
+        layout.root,
     )
     return release
 
@@ -264,9 +265,9 @@ def site_manifest(root: Path) -> SiteManifest:
 def write_manifest(root: Path, manifest: SiteManifest) -> None:
     """Write the manifest into ``site_src/downloads/`` and, when built, ``site/downloads/``."""
     data = dumps(manifest.model_dump(mode="json", exclude_none=True)).encode("utf-8")
-    write_bytes(root / MANIFEST, data)
+    write_bytes(root / MANIFEST, data, root)
     if (root / "site").is_dir():
-        write_bytes(root / SITE_MANIFEST, data)
+        write_bytes(root / SITE_MANIFEST, data, root)
 
 
 def load_manifest(path: Path, shown: str) -> SiteManifest | None:

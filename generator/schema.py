@@ -22,9 +22,12 @@ def schemas() -> dict[str, str]:
     return out
 
 
-def write_schemas(directory: Path) -> list[str]:
-    """Write every schema into ``directory``; return the names that changed."""
-    return [name for name, text in sorted(schemas().items()) if write_text(directory / name, text)]
+def write_schemas(directory: Path, root: Path | None = None) -> list[str]:
+    """Write every schema into ``directory`` (confined to ``root`` when given: never
+    through a symlink); return the names that changed."""
+    return [
+        name for name, text in sorted(schemas().items()) if write_text(directory / name, text, root)
+    ]
 
 
 def drift(directory: Path) -> list[str]:

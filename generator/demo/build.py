@@ -16,6 +16,7 @@ from typing import Any
 
 import yaml
 
+from generator import confine
 from generator.canonical import dumps, dumps_line, write_bytes
 from generator.demo.bank import DemoItem, build_bank
 from generator.demo.simulate import seat_jury, simulate_bundle
@@ -217,13 +218,13 @@ def write(output: DemoOutput, layout: Layout) -> list[str]:
     wanted = {layout.root / rel for rel in output.public}
     for stale in sorted(_owned(layout.root)):
         if stale not in wanted:
-            stale.unlink()
+            confine.unlink(layout.root, stale)
             changed.append(layout.rel(stale))
     for rel, data in sorted(output.public.items()):
-        if write_bytes(layout.root / rel, data):
+        if write_bytes(layout.root / rel, data, layout.root):
             changed.append(rel)
     for rel, data in sorted(output.private.items()):
-        write_bytes(layout.private / rel, data)
+        write_bytes(layout.private / rel, data, layout.private)
     return changed
 
 

@@ -110,7 +110,9 @@ def render(registry: Registry) -> str:
 def write(layout: Layout, volume: str, bounds: Bounds | None = None) -> tuple[int, bool]:
     """Recompute ``volume`` and write the registry; return (figures, changed)."""
     figures = compute(layout, volume, bounds)
-    return len(figures), write_text(registry_path(layout), render(merged(layout, volume, figures)))
+    return len(figures), write_text(
+        registry_path(layout), render(merged(layout, volume, figures)), layout.root
+    )
 
 
 @dataclass(frozen=True)

@@ -15,15 +15,26 @@ every page. Reproducible bytes need four things, all handled here:
   the per-document fallback face built from its Last Resort font — never from the machine;
 * a fresh worker process per pool (``spawn``), so the environment above is set before
   WeasyPrint and fontconfig are first loaded.
+
+Workers never outlive the run: on Linux each asks the kernel to kill it when its parent
+dies (``PR_SET_PDEATHSIG``), so a SIGKILLed ``render`` leaves no renderer behind; any
+other exit (an error, SIGTERM raised as ``SystemExit``) cancels the queue and terminates
+them. The scratch folder is named after the parent's pid; one whose owner is gone (a run
+that was killed) is removed by the next run.
 """
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import logging
 import os
+import shutil
+import signal
+import sys
 import tempfile
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from importlib.metadata import version
 from multiprocessing import get_context
@@ -41,6 +52,8 @@ from generator.render.fonts import (
 
 RENDERER = f"WeasyPrint {version('weasyprint')}"
 Progress = Callable[[str], None]
+SCRATCH_PREFIX = "probepress-pdf-"
+_PR_SET_PDEATHSIG = 1
 
 
 @dataclass(frozen=True)
@@ -122,8 +135,21 @@ def render_pdf(job: PdfJob) -> bytes:
     return pdf
 
 
-def _prepare_worker(scratch: str) -> None:
-    """Point fontconfig at the pinned fonts only, before WeasyPrint is imported."""
+def _die_with_parent(parent: int) -> None:
+    """Have the kernel SIGKILL this worker when its parent dies (Linux), and leave at once
+    if the parent is already gone (it may have died before the request was made)."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+def _prepare_worker(scratch: str, parent: int) -> None:
+    """Tie the worker's life to its parent's; point fontconfig at the pinned fonts only,
+    before WeasyPrint is imported."""
+    _die_with_parent(parent)
     cache = tempfile.mkdtemp(prefix="fc-", dir=scratch)
     conf = Path(cache) / "fonts.conf"
     conf.write_text(
@@ -138,27 +164,72 @@ def _prepare_worker(scratch: str) -> None:
     logging.getLogger("weasyprint").setLevel(logging.ERROR)
 
 
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # someone else's process: not ours to judge
+    return True
+
+
+def sweep_scratch(directory: str | None = None) -> int:
+    """Remove scratch folders of runs that were killed (their pid no longer exists)."""
+    base = directory or tempfile.gettempdir()
+    removed = 0
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(base):
+            pid = entry.name.removeprefix(SCRATCH_PREFIX).split("-", 1)[0]
+            if (
+                entry.name.startswith(SCRATCH_PREFIX)
+                and pid.isdigit()
+                and entry.is_dir(follow_symlinks=False)
+                and entry.stat(follow_symlinks=False).st_uid == os.getuid()
+                and not _alive(int(pid))
+            ):
+                shutil.rmtree(entry.path, ignore_errors=True)
+                removed += 1
+    return removed
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Cancel what is queued and terminate the workers now (not after their page)."""
+    processes = list(pool._processes.values())  # no public API reaches the workers
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join(5)
+
+
 def render_pdfs(
     jobs: Sequence[PdfJob], workers: int, progress: Progress | None = None
 ) -> dict[str, bytes]:
     """Render ``jobs`` on up to ``workers`` processes; PDF bytes by path."""
     if not jobs:
         return {}
+    sweep_scratch()
     out: dict[str, bytes] = {}
-    with (
-        tempfile.TemporaryDirectory(prefix="probepress-pdf-") as scratch,
-        ProcessPoolExecutor(
+    with tempfile.TemporaryDirectory(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-") as scratch:
+        pool = ProcessPoolExecutor(
             max_workers=max(1, min(workers, len(jobs))),
             mp_context=get_context("spawn"),
             initializer=_prepare_worker,
-            initargs=(scratch,),
-        ) as pool,
-    ):
-        # Longest pages first, so no worker is left alone with a big one at the end.
-        ordered = sorted(jobs, key=lambda job: (-len(job.html), job.path))
-        futures = {pool.submit(render_pdf, job): job.path for job in ordered}
-        for future in as_completed(futures):
-            out[futures[future]] = future.result()
-            if progress is not None:
-                progress(futures[future])
+            initargs=(scratch, os.getpid()),
+        )
+        try:
+            # Longest pages first, so no worker is left alone with a big one at the end.
+            ordered = sorted(jobs, key=lambda job: (-len(job.html), job.path))
+            futures: dict[Future[bytes], str] = {
+                pool.submit(render_pdf, job): job.path for job in ordered
+            }
+            for future in as_completed(futures):
+                out[futures[future]] = future.result()
+                if progress is not None:
+                    progress(futures[future])
+        except BaseException:
+            _stop(pool)
+            raise
+        pool.shutdown(wait=True)
     return dict(sorted(out.items()))

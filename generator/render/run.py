@@ -245,7 +245,11 @@ def render_volume(
             entry.sha256,
             "reused"
             if path in reused
-            else ("written" if write_bytes(layout.root / path, contents[path]) else "unchanged"),
+            else (
+                "written"
+                if write_bytes(layout.root / path, contents[path], layout.root)
+                else "unchanged"
+            ),
         )
         for path, entry in sorted(produced.items())
     )

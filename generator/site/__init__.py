@@ -11,11 +11,13 @@ canonical writer, only when its bytes change.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from generator import confine
 from generator import downloads as bank_downloads
 from generator.canonical import write_bytes, write_text
 from generator.errors import CheckFailed, InputError
@@ -103,9 +105,10 @@ def generated_pages(
     return dict(sorted(pages.items()))
 
 
-def _prune(site_src: Path, keep: set[str]) -> int:
+def _prune(root: Path, site_src: Path, keep: set[str]) -> int:
     """Remove stale generated files: pages under volumes/, copies under the download
-    folders that only this module fills. Frozen files and files other steps wrote stay."""
+    folders that only this module fills. Frozen files and files other steps wrote stay.
+    Every delete is confined to ``root`` (never through a symlink)."""
     removed = 0
     scopes = [(VOLUMES, "*.md")]
     scopes += [(f"{DOWNLOADS}/{d.rstrip('/')}", "*") for d in downloads.OWN_DIRS]
@@ -115,11 +118,11 @@ def _prune(site_src: Path, keep: set[str]) -> int:
             continue
         for path in sorted(base.rglob(pattern)):
             if path.is_file() and path.relative_to(site_src).as_posix() not in keep:
-                path.unlink()
+                confine.unlink(root, path)
                 removed += 1
         for path in sorted(base.rglob("*"), reverse=True):
             if path.is_dir() and not any(path.iterdir()):
-                path.rmdir()
+                confine.checked(root, path, leaf="dir").rmdir()
     return removed
 
 
@@ -158,6 +161,9 @@ def generate(
             would change (then nothing is written).
     """
     step = progress or (lambda _: None)
+    unsafe = confine.symlinks_under(layout.root, (f"site_src/{VOLUMES}", f"site_src/{DOWNLOADS}"))
+    if unsafe:
+        raise confine.UnsafePath("nothing is ever written through a symbolic link:", unsafe)
     step("reading the publication")
     pub = load_publication(layout, drafts=drafts)
     bank = _bank(layout)
@@ -172,13 +178,13 @@ def generate(
     written = 0
     step("writing pages and downloads")
     for rel, page_text in pages.items():
-        written += write_text(site_src / rel, page_text)
+        written += write_text(site_src / rel, page_text, layout.root)
     for f in files:
-        written += write_bytes(site_src / DOWNLOADS / f.name, f.data)
+        written += write_bytes(site_src / DOWNLOADS / f.name, f.data, layout.root)
     for rel, data in theme_files().items():
-        written += write_bytes(site_src / rel, data)
+        written += write_bytes(site_src / rel, data, layout.root)
     keep = set(pages) | {f"{DOWNLOADS}/{f.name}" for f in files}
-    removed = _prune(site_src, keep)
+    removed = _prune(layout.root, site_src, keep)
     bank_downloads.register(
         layout, {f"site_src/{DOWNLOADS}/{f.name}": f.sha256 for f in files if f.group == "bank"}
     )
@@ -216,9 +222,12 @@ def build_site(
     if build:
         if progress is not None:
             progress("mkdocs build --strict")
-        target = (out or layout.root / "site").resolve()
+        # Not resolved: a symlinked site/ must be refused, not followed.
+        target = Path(os.path.abspath(out)) if out is not None else layout.root / "site"
+        base = layout.root if target.is_relative_to(layout.root) else target.parent
         pub = done.publication
-        mkdocs_run.run(layout.root, target, pub.epoch(), pub.demonstration)
+        with confine.fresh_dir(base, target) as scratch:
+            mkdocs_run.run(layout.root, scratch, pub.epoch(), pub.demonstration)
     return SiteResult(
         volumes=tuple(pv.id for pv in done.publication.volumes),
         pages=done.pages,
