@@ -40,6 +40,7 @@ from importlib import metadata
 from pathlib import Path
 
 from generator.canonical import write_bytes
+from generator.confine import UnsafePath
 
 CACHE_ENV = "PROBEPRESS_CACHE"
 NO_CACHE_ENV = "PROBEPRESS_NO_CACHE"
@@ -131,7 +132,9 @@ class Cache:
     def put(self, namespace: str, entry: str, data: bytes = b"") -> None:
         """Store ``data`` atomically (replacing a damaged entry); a failure to write only
         loses the shortcut."""
-        with contextlib.suppress(OSError):
+        # An entry that is not a regular file (write_bytes refuses to replace it) is a
+        # miss like any other unwritable entry.
+        with contextlib.suppress(OSError, UnsafePath):
             write_bytes(self._path(namespace, entry), data)
 
 

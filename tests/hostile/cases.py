@@ -241,8 +241,12 @@ def deep_release(root: Path) -> Expect:
     rel = f"site_src/volumes/{VOL}/release.json"
     (root / rel).parent.mkdir(parents=True, exist_ok=True)
     (root / rel).write_text('{"a":' * DEEP, "utf-8")
+    # verify reads a damaged release as a finding about the publication (exit 1), with
+    # the reader's refusal on the same line.
     return Expect(
-        (f"{rel}:1: nesting is deeper than the 200-level bound [too-deep]",), args=("verify",)
+        (f"{rel}:1: nesting is deeper than the 200-level bound [too-deep]",),
+        code=1,
+        args=("verify",),
     )
 
 
