@@ -153,6 +153,15 @@ def narrow_rate_bounds(k: FloatArray, n: FloatArray, confidence: float) -> Bound
     return narrow.score_bounds(k, n, np.full(k.shape[-1], 1.0 / k.shape[-1]), confidence)
 
 
+def unpooled_score(k: FloatArray, n: FloatArray, confidence: float) -> Bounds:
+    """The narrow method before issue 14, kept as a rejected baseline: every single-draw
+    item its own cell (the variance collapses, coverage 54-82% at one draw an item)."""
+    weights = np.full(k.shape[-1], 1.0 / k.shape[-1])
+    scale = np.asarray(float(np.max(n)) / float(np.min(weights)))
+    block = max(1, min(narrow._GRID.size, narrow._WORKING_SET // k.size))
+    return narrow._score_bounds(k, n, weights, confidence, scale, block, block, None)
+
+
 def rate_coverage(
     scenario: Scenario,
     kind: Kind,

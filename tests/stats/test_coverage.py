@@ -11,7 +11,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from generator.stats import narrow
 from generator.stats._arrays import Bounds, FloatArray
 from tests.stats.simulate import (
     SCENARIOS,
@@ -20,6 +19,7 @@ from tests.stats.simulate import (
     difference_coverage,
     leniency_coverage,
     rate_coverage,
+    unpooled_score,
 )
 
 REPETITIONS = 2000
@@ -98,14 +98,6 @@ def test_difference_intervals_cover_small_draw_counts(
 ) -> None:
     result = difference_coverage(BY_NAME[scenario], design, kind, REPETITIONS, seed=15)  # type: ignore[arg-type]
     assert_nominal(result)
-
-
-def unpooled_score(k: FloatArray, n: FloatArray, confidence: float) -> Bounds:
-    """The narrow method before issue 14: every single-draw item its own cell."""
-    weights = np.full(k.shape[-1], 1.0 / k.shape[-1])
-    scale = np.asarray(float(np.max(n)) / float(np.min(weights)))
-    block = max(1, min(narrow._GRID.size, narrow._WORKING_SET // k.size))
-    return narrow._score_bounds(k, n, weights, confidence, scale, block, block, None)
 
 
 def test_the_band_catches_the_single_draw_failure() -> None:
