@@ -139,7 +139,39 @@ class VolumeFigures:
             self._candidate(ref)
         self._register_rates(core_rates)
         self._register_splits()
+        self._split_half_absence()
         return core_rates
+
+    def _split_half_absence(self) -> None:
+        """Say why split-half figures are absent when the protocol has not two halves.
+
+        Registered only then (like ``movement/anchors``, a count with its statement), so
+        a two-half volume's registry is what it always was.
+        """
+        halves = list(self.data.volume.protocol.halves)
+        if len(halves) == 2:
+            return
+        if len(halves) == 1:
+            why = (
+                f"the protocol has one half ({halves[0]}), so there is no second, "
+                "independent half to compare it with"
+            )
+        else:
+            why = (
+                f"the protocol has {len(halves)} halves ({', '.join(halves)}); the "
+                "split-half comparison is defined for exactly two"
+            )
+        slugs = [slugify(ref.api) for ref in self.data.volume.candidates]
+        self.reg.count(
+            f"{self.vid}/split_half/halves",
+            "Halves in the volume's protocol (split-half figures need exactly two)",
+            len(halves),
+            self.sources_for(*self.data.bundles.values()),
+            detail={
+                "statement": f"Split-half figures are absent: {why}.",
+                "absent": [f"{self.vid}/{slug}/split_half/difference" for slug in slugs],
+            },
+        )
 
     def _candidate(self, ref: CandidateRef) -> None:
         """Queue the rates of one candidate and register its counts."""
