@@ -24,7 +24,7 @@ from generator.figures.context import FigureContext
 from generator.figures.jury import jury_figures, leniency_figure
 from generator.figures.tally import Tally
 from generator.models.base import slugify
-from generator.models.figures import Source
+from generator.models.figures import Param, Source
 from generator.models.volume import CandidateRef
 from generator.stats.intervals import narrow_differences, narrow_intervals, wide_intervals
 from generator.store.volume import VolumeData
@@ -111,8 +111,18 @@ class VolumeFigures:
         )
         for i, (job, iv) in enumerate(zip(jobs, narrow, strict=True)):
             intervals = {"narrow": rate_interval(iv)}
+            detail: dict[str, Param] = {
+                "items": len(job.k),
+                "draws": int(job.n.sum()),
+                "failed": int(job.k.sum()),
+            }
             if i in wide:
                 intervals["wide"] = rate_interval(wide[i])
+            elif job.wide:  # said only where a wide interval was wanted but cannot be given
+                detail["wide_absent"] = (
+                    "one item: the spread between items, which the wide interval needs, "
+                    "cannot be estimated"
+                )
             self.reg.add(
                 job.fid,
                 job.label,
@@ -123,11 +133,7 @@ class VolumeFigures:
                 method="mean over items of the per-item fail fraction",
                 sources=job.sources,
                 intervals=intervals,
-                detail={
-                    "items": len(job.k),
-                    "draws": int(job.n.sum()),
-                    "failed": int(job.k.sum()),
-                },
+                detail=detail,
             )
             if job.core_of is not None:
                 core_rates[job.core_of] = (iv.estimate, iv.lo, iv.hi)

@@ -101,3 +101,15 @@ def test_the_example_shape_registers_no_absence(example_src: Path) -> None:
             assert fid.replace("/core_rate", "/split_half/difference") in ids
             method = registered["figures"][fid]["intervals"]["narrow"]["method"]
             assert method == "binomial-mean-score"
+
+
+def test_a_one_item_rate_says_why_it_has_no_wide_interval(one_draw: dict[str, Figure]) -> None:
+    rates = [f for f in one_draw.values() if f.kind == "rate" and "/half/" not in f.id]
+    single = [f for f in rates if f.detail["items"] == 1]
+    assert single  # the synthetic bank has a category with one validated item
+    for fig in rates:
+        if fig.detail["items"] == 1:
+            assert "wide" not in fig.intervals
+            assert str(fig.detail["wide_absent"]).startswith("one item:")
+        else:
+            assert "wide" in fig.intervals and "wide_absent" not in fig.detail
