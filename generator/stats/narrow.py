@@ -24,14 +24,14 @@ makes the variance unbiased for heterogeneous items (the plug-in ``p(1-p)/n`` is
 Items seen in a single draw are pooled. With one draw an item's own variance
 ``p_i (1 - p_i)`` cannot be estimated at all: its fraction is 0 or 1 whatever ``p_i`` is,
 so per-item constrained rates sit near 0 and 1 and the variance near zero (simulated
-coverage of a nominal 95% interval fell to 54-82%). What can be bounded is their mean:
-``mean(p_i (1 - p_i)) <= pbar (1 - pbar)`` for the mean ``pbar`` of those items (the
-function is concave), so the single-draw items of one weight are treated as one
-binomial cell of ``m`` draws (``m`` = how many they are). That is conservative when
-their rates differ and exact when they are alike; with every item at one draw the
-interval is Wilson's for all the draws pooled, with ``m - 1`` in place of ``m``. Items
-with two or more draws keep their own cells, so banks without single-draw items get the
-very same numbers as before.
+coverage of a nominal 95% interval fell to 27-92%, ``benchmarks/RESULTS.md``). What can
+be bounded is their mean: ``mean(p_i (1 - p_i)) <= pbar (1 - pbar)`` for the mean
+``pbar`` of those items (the function is concave), so the single-draw items of one
+weight are treated as one binomial cell of ``m`` draws (``m`` = how many they are). That
+is conservative when their rates differ and exact when they are alike; with every item
+at one draw the interval is Wilson's for all the draws pooled, with ``m - 1`` in place
+of ``m``. Items with two or more draws keep their own cells, so banks without
+single-draw items get the very same numbers as before.
 
 Everything here is vectorised over leading axes so a simulation can evaluate thousands
 of volumes in one call.

@@ -101,7 +101,7 @@ def test_difference_intervals_cover_small_draw_counts(
 
 
 def test_the_band_catches_the_single_draw_failure() -> None:
-    # The unpooled interval covered 54-82% with one draw an item; the band must reject it.
+    # The unpooled interval covered 66-92% with one draw an item; the band must reject it.
     result = rate_coverage(
         BY_NAME["flat-30-d1"], "narrow", REPETITIONS, seed=14, method=unpooled_score
     )
