@@ -2,9 +2,9 @@
 
 Run from the repository root:
 
-    .venv/bin/python benchmarks/coverage.py                 # ~15 minutes on 2 idle cores
+    .venv/bin/python benchmarks/coverage.py                 # 4,000 repetitions a row
     .venv/bin/python benchmarks/coverage.py --repetitions 2000 --baseline-repetitions 400 \
-        --resamples 300                                     # the RESULTS.md table
+        --resamples 300             # the RESULTS.md table: 15 minutes on a shared 2-core machine
 
 Every row is seeded (``--seed``), so the table is reproducible. Coverage is the share of
 simulated volumes whose interval contains the truth; "below"/"above" are the shares of
