@@ -2,8 +2,9 @@
 
 Run from the repository root:
 
-    .venv/bin/python benchmarks/coverage.py                 # ~5 minutes on 2 cores
-    .venv/bin/python benchmarks/coverage.py --repetitions 1000 --baseline-repetitions 300
+    .venv/bin/python benchmarks/coverage.py                 # 4,000 repetitions a row
+    .venv/bin/python benchmarks/coverage.py --repetitions 2000 --baseline-repetitions 400 \
+        --resamples 300             # the RESULTS.md table: 15 minutes on a shared 2-core machine
 
 Every row is seeded (``--seed``), so the table is reproducible. Coverage is the share of
 simulated volumes whose interval contains the truth; "below"/"above" are the shares of
@@ -15,6 +16,11 @@ only: plug-in Wald, Wald with the unbiased per-item variance, a parametric boots
 add-half smoothed item rates (percentile, and re-centred on the estimate), a t interval on
 the item fractions and a cluster (item) bootstrap (percentile). The bootstraps are
 vectorised over resamples (no Python loop over them).
+
+The second block covers the protocol shapes with few draws (issue 14): 1, 2, 3 and 10
+draws an item and uneven counts that include single draws, on flat banks (every item at
+about 9% or 30%, where the single-draw bound is tight) and probe-like banks with the same
+means. Its baseline row is the narrow method without pooling single-draw items.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from generator.stats._arrays import Bounds, FloatArray
 from tests.stats.simulate import (
     SCENARIOS,
+    SHAPES,
     Coverage,
     Design,
     Kind,
@@ -39,6 +46,7 @@ from tests.stats.simulate import (
     difference_coverage,
     leniency_coverage,
     rate_coverage,
+    unpooled_score,
 )
 
 DESIGNS: tuple[Design, ...] = ("split-half", "drift", "two-candidates", "unpaired")
@@ -117,6 +125,29 @@ def row(result: Coverage, design: str | None = None) -> str:
     )
 
 
+def shapes(repetitions: int, baseline_repetitions: int, seed: int) -> None:
+    """Rows of the small-draw protocol shapes (1, 2, 3, 10 draws an item; issue 14).
+
+    Split-half rows of these scenarios have the scenario's draws in *each* half, so
+    ``-d1`` is two halves of one draw. The rejected baseline is the narrow method before
+    issue 14 (single-draw items not pooled), on the single-draw scenarios.
+    """
+    for number, scenario in enumerate(SHAPES):
+        base = seed + 100_000 + 1000 * number
+        for kind in KINDS:
+            print(row(rate_coverage(scenario, kind, repetitions, base)), flush=True)
+        for offset, design in enumerate(DESIGNS, start=1):
+            for kind in KINDS:
+                result = difference_coverage(scenario, design, kind, repetitions, base + offset)
+                print(row(result), flush=True)
+        if scenario.draws == 1:
+            result = rate_coverage(
+                scenario, "narrow", baseline_repetitions, base, method=unpooled_score
+            )
+            print(row(result, design="rate*"), flush=True)
+        print(flush=True)
+
+
 def main() -> None:
     """Print the coverage table."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -152,6 +183,7 @@ def main() -> None:
             result = rate_coverage(scenario, kind, args.baseline_repetitions, seed, method=method)
             print(row(result, design="rate*"), flush=True)
         print(flush=True)
+    shapes(args.repetitions, args.baseline_repetitions, args.seed)
     for draws in (60, 150, 400):
         print(row(leniency_coverage(draws, (0.70, 0.08, 0.04, 0.18), args.repetitions, args.seed)))
     print("\nrate* = rejected baseline, shown for comparison.")

@@ -24,7 +24,7 @@ from generator.figures.context import FigureContext
 from generator.figures.jury import jury_figures, leniency_figure
 from generator.figures.tally import Tally
 from generator.models.base import slugify
-from generator.models.figures import Source
+from generator.models.figures import Param, Source
 from generator.models.volume import CandidateRef
 from generator.stats.intervals import narrow_differences, narrow_intervals, wide_intervals
 from generator.store.volume import VolumeData
@@ -111,8 +111,18 @@ class VolumeFigures:
         )
         for i, (job, iv) in enumerate(zip(jobs, narrow, strict=True)):
             intervals = {"narrow": rate_interval(iv)}
+            detail: dict[str, Param] = {
+                "items": len(job.k),
+                "draws": int(job.n.sum()),
+                "failed": int(job.k.sum()),
+            }
             if i in wide:
                 intervals["wide"] = rate_interval(wide[i])
+            elif job.wide:  # said only where a wide interval was wanted but cannot be given
+                detail["wide_absent"] = (
+                    "one item: the spread between items, which the wide interval needs, "
+                    "cannot be estimated"
+                )
             self.reg.add(
                 job.fid,
                 job.label,
@@ -123,11 +133,7 @@ class VolumeFigures:
                 method="mean over items of the per-item fail fraction",
                 sources=job.sources,
                 intervals=intervals,
-                detail={
-                    "items": len(job.k),
-                    "draws": int(job.n.sum()),
-                    "failed": int(job.k.sum()),
-                },
+                detail=detail,
             )
             if job.core_of is not None:
                 core_rates[job.core_of] = (iv.estimate, iv.lo, iv.hi)
@@ -139,7 +145,39 @@ class VolumeFigures:
             self._candidate(ref)
         self._register_rates(core_rates)
         self._register_splits()
+        self._split_half_absence()
         return core_rates
+
+    def _split_half_absence(self) -> None:
+        """Say why split-half figures are absent when the protocol has not two halves.
+
+        Registered only then (like ``movement/anchors``, a count with its statement), so
+        a two-half volume's registry is what it always was.
+        """
+        halves = list(self.data.volume.protocol.halves)
+        if len(halves) == 2:
+            return
+        if len(halves) == 1:
+            why = (
+                f"the protocol has one half ({halves[0]}), so there is no second, "
+                "independent half to compare it with"
+            )
+        else:
+            why = (
+                f"the protocol has {len(halves)} halves ({', '.join(halves)}); the "
+                "split-half comparison is defined for exactly two"
+            )
+        slugs = [slugify(ref.api) for ref in self.data.volume.candidates]
+        self.reg.count(
+            f"{self.vid}/split_half/halves",
+            "Halves in the volume's protocol (split-half figures need exactly two)",
+            len(halves),
+            self.sources_for(*self.data.bundles.values()),
+            detail={
+                "statement": f"Split-half figures are absent: {why}.",
+                "absent": [f"{self.vid}/{slug}/split_half/difference" for slug in slugs],
+            },
+        )
 
     def _candidate(self, ref: CandidateRef) -> None:
         """Queue the rates of one candidate and register its counts."""

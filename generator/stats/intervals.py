@@ -27,10 +27,11 @@ import numpy as np
 from scipy import stats
 
 from generator.stats import narrow, wide
-from generator.stats._arrays import ArrayLike, Counts, as_counts, check_confidence
+from generator.stats._arrays import ArrayLike, Counts, FloatArray, as_counts, check_confidence
 from generator.stats.errors import StatsError
 
 NARROW_METHOD = "binomial-mean-score"
+NARROW_POOLED_METHOD = "binomial-mean-score-pooled-single-draws"
 WIDE_METHOD = "item-deff-wilson"
 WIDE_DIFFERENCE_METHOD = "mover-item-deff-wilson"
 
@@ -83,6 +84,27 @@ def wilson(k: int, n: int, confidence: float = 0.95) -> Interval:
     return Interval(float(estimate[0]), float(bounds.lo[0]), float(bounds.hi[0]), "wilson", level)
 
 
+def _narrow_declared(
+    *draws: FloatArray, **params: float | int | str
+) -> tuple[str, dict[str, float | int | str]]:
+    """Method name and params of a narrow interval over items with ``draws`` draws each.
+
+    Items seen once are pooled into one binomial cell per side (``generator.stats.narrow``):
+    the interval is then conservative for them, and the figure says so.
+    """
+    declared: dict[str, float | int | str] = {
+        "variance": "constrained-ml",
+        "divisor": "n_i-1",
+        **params,
+    }
+    singles = sum(int(np.sum(n == 1.0)) for n in draws)
+    if not singles:
+        return NARROW_METHOD, declared
+    declared["single_draw_items"] = singles
+    declared["single_draw_variance"] = "pooled-bernoulli-bound"
+    return NARROW_POOLED_METHOD, declared
+
+
 def _whole(value: object) -> bool:
     """True for Python or numpy integers (not bools)."""
     return isinstance(value, int | np.integer) and not isinstance(value, bool)
@@ -113,7 +135,10 @@ def narrow_interval(k: ArrayLike, n: ArrayLike, confidence: float = 0.95) -> Int
     binomial proportions with the variance evaluated at the constrained
     maximum-likelihood item rates and an ``n_i - 1`` divisor (``generator.stats.narrow``
     explains why: it keeps near-nominal coverage when most items sit at 0/n or n/n,
-    where plug-in and parametric-bootstrap intervals collapse to zero width).
+    where plug-in and parametric-bootstrap intervals collapse to zero width). Items
+    with a single draw carry no estimate of their own variance; they are pooled into
+    one binomial cell, which bounds the mean of their variances (conservative), and the
+    method is then declared as ``binomial-mean-score-pooled-single-draws``.
 
     Args:
         k: Fail count per item.
@@ -121,7 +146,7 @@ def narrow_interval(k: ArrayLike, n: ArrayLike, confidence: float = 0.95) -> Int
         confidence: Two-sided confidence level in (0, 1).
 
     Returns:
-        The rate with its narrow interval.
+        The rate with its narrow interval; ``params`` counts the single-draw items.
 
     Raises:
         StatsError: If the counts or the confidence level are out of range.
@@ -130,13 +155,9 @@ def narrow_interval(k: ArrayLike, n: ArrayLike, confidence: float = 0.95) -> Int
     counts = as_counts(k, n, min_items=1, what="narrow interval")
     weights = np.full(counts.k.size, 1.0 / counts.k.size)
     bounds = narrow.score_bounds(counts.k, counts.n, weights, level)
-    params: dict[str, float | int | str] = {
-        "variance": "constrained-ml",
-        "divisor": "n_i-1",
-        "items": counts.k.size,
-    }
+    method, params = _narrow_declared(counts.n, items=counts.k.size)
     return Interval(
-        rate(counts.k, counts.n), float(bounds.lo), float(bounds.hi), NARROW_METHOD, level, params
+        rate(counts.k, counts.n), float(bounds.lo), float(bounds.hi), method, level, params
     )
 
 
@@ -167,16 +188,12 @@ def narrow_intervals(
         n = np.stack([checked[i].n for i in members])
         bounds = narrow.score_bounds_rows(k, n, weights, level)
         for row, i in enumerate(members):
-            params: dict[str, float | int | str] = {
-                "variance": "constrained-ml",
-                "divisor": "n_i-1",
-                "items": size,
-            }
+            method, params = _narrow_declared(checked[i].n, items=size)
             out[i] = Interval(
                 _mean_fraction(checked[i]),
                 float(bounds.lo[row]),
                 float(bounds.hi[row]),
-                NARROW_METHOD,
+                method,
                 level,
                 params,
             )
@@ -296,7 +313,8 @@ def difference_interval(
     * ``kind="narrow"``: both banks fixed, draws random. The score interval of
       ``generator.stats.narrow`` with weights ``+1/I_A`` and ``-1/I_B``. Draws of the two
       sides are independent given the items, so pairing does not change this interval;
-      ``paired=True`` only checks that both sides have the same items.
+      ``paired=True`` only checks that both sides have the same items. Single-draw
+      items are pooled per side (conservative), as for ``narrow_interval``.
     * ``kind="wide"``: items sampled too. MOVER over the two design-effect Wilson
       intervals, with the item-level Pearson correlation of the fractions when paired
       (item difficulty largely cancels) and zero correlation when not.
@@ -344,12 +362,8 @@ def _narrow_difference(
         [np.full(a.k.size, 1.0 / a.k.size), np.full(b.k.size, -1.0 / b.k.size)]
     )
     bounds = narrow.score_bounds(k, n, weights, level)
-    params: dict[str, float | int | str] = {
-        "variance": "constrained-ml",
-        "divisor": "n_i-1",
-        "paired": int(paired),
-    }
-    return Interval(estimate, float(bounds.lo), float(bounds.hi), NARROW_METHOD, level, params)
+    method, params = _narrow_declared(a.n, b.n, paired=int(paired))
+    return Interval(estimate, float(bounds.lo), float(bounds.hi), method, level, params)
 
 
 def narrow_differences(
@@ -393,17 +407,13 @@ def narrow_differences(
         bounds = narrow.score_bounds_rows(k, n, weights, level)
         for row, i in enumerate(members):
             a, b = pairs[i]
-            params: dict[str, float | int | str] = {
-                "variance": "constrained-ml",
-                "divisor": "n_i-1",
-                "paired": int(paired),
-            }
+            method, params = _narrow_declared(a.n, b.n, paired=int(paired))
             estimate = _mean_fraction(a) - _mean_fraction(b)
             out[i] = Interval(
                 estimate,
                 float(bounds.lo[row]),
                 float(bounds.hi[row]),
-                NARROW_METHOD,
+                method,
                 level,
                 params,
             )

@@ -21,6 +21,18 @@ makes the variance unbiased for heterogeneous items (the plug-in ``p(1-p)/n`` is
 ``(n-1)/n``). For a single item it is Wilson's interval with ``n - 1`` in place of ``n``.
 ``benchmarks/coverage.py`` shows the coverage; ``tests/stats/test_coverage.py`` checks it.
 
+Items seen in a single draw are pooled. With one draw an item's own variance
+``p_i (1 - p_i)`` cannot be estimated at all: its fraction is 0 or 1 whatever ``p_i`` is,
+so per-item constrained rates sit near 0 and 1 and the variance near zero (simulated
+coverage of a nominal 95% interval fell to 27-92%, ``benchmarks/RESULTS.md``). What can
+be bounded is their mean: ``mean(p_i (1 - p_i)) <= pbar (1 - pbar)`` for the mean
+``pbar`` of those items (the function is concave), so the single-draw items of one
+weight are treated as one binomial cell of ``m`` draws (``m`` = how many they are). That
+is conservative when their rates differ and exact when they are alike; with every item
+at one draw the interval is Wilson's for all the draws pooled, with ``m - 1`` in place
+of ``m``. Items with two or more draws keep their own cells, so banks without
+single-draw items get the very same numbers as before.
+
 Everything here is vectorised over leading axes so a simulation can evaluate thousands
 of volumes in one call.
 """
@@ -29,6 +41,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
@@ -71,7 +84,8 @@ def score_bounds(k: FloatArray, n: FloatArray, weights: FloatArray, confidence: 
     scale = float(np.max(n)) / float(np.min(np.abs(weights)))
     # Points evaluated per numpy call: many for one candidate, few for a big simulation.
     block = max(1, min(_GRID.size, _WORKING_SET // max(1, k.size)))
-    return _score_bounds(k, n, weights, confidence, np.asarray(scale), block, block)
+    pooled = pool_single_draws(k, n, weights)
+    return _score_bounds(k, n, weights, confidence, np.asarray(scale), block, block, pooled)
 
 
 def score_bounds_rows(
@@ -97,7 +111,40 @@ def score_bounds_rows(
     scale = np.max(n, axis=-1) / float(np.min(np.abs(weights)))
     alone = max(1, min(_GRID.size, _WORKING_SET // max(1, cells)))
     block = max(1, min(_GRID.size, _WORKING_SET // max(1, k.size)))
-    return _score_bounds(k, n, weights, confidence, scale, alone, block)
+    pooled = pool_single_draws(k, n, weights)
+    return _score_bounds(k, n, weights, confidence, scale, alone, block, pooled)
+
+
+@dataclass(frozen=True)
+class Pooled:
+    """Cells after pooling single-draw items (same shape as the input counts).
+
+    Every single-draw item of one weight stands for the pooled cell: ``k`` and ``n`` are
+    that cell's total fails and draws, and ``multiplier`` (``w_j`` times the pool's
+    size, ``w_j`` elsewhere) is what ``lambda`` is scaled by. Then each of the ``m``
+    copies adds ``w_j p`` to the mean and ``w_j * multiplier * p (1 - p) / (m - 1)`` to
+    the variance: together, exactly one cell of weight ``m w_j`` and ``m`` draws.
+    """
+
+    k: FloatArray
+    n: FloatArray
+    multiplier: FloatArray
+
+
+def pool_single_draws(k: FloatArray, n: FloatArray, weights: FloatArray) -> Pooled | None:
+    """Pool the single-draw items of each weight, row by row; None when there are none."""
+    single = n == 1.0
+    if not np.any(single):
+        return None
+    k_out, n_out, size = k.copy(), n.copy(), np.ones_like(n)
+    for weight in np.unique(weights):
+        group = single & (weights == weight)
+        members = np.sum(group, axis=-1, keepdims=True, dtype=np.float64)
+        fails = np.sum(np.where(group, k, 0.0), axis=-1, keepdims=True)
+        k_out = np.where(group, fails, k_out)
+        n_out = np.where(group, members, n_out)
+        size = np.where(group, members, size)
+    return Pooled(k=k_out, n=n_out, multiplier=weights * size)
 
 
 class _Cells:
@@ -110,18 +157,29 @@ class _Cells:
     those of evaluating every cell.
     """
 
-    def __init__(self, k: FloatArray, n: FloatArray, weights: FloatArray) -> None:
+    def __init__(
+        self, k: FloatArray, n: FloatArray, weights: FloatArray, pooled: Pooled | None
+    ) -> None:
         rows = int(np.prod(k.shape[:-1], dtype=np.int64))
         cells = k.shape[-1]
-        table = np.stack([np.broadcast_to(weights, k.shape), k, n], axis=-1).reshape(-1, 3)
+        columns = [np.broadcast_to(weights, k.shape), k, n]
+        if pooled is not None:
+            columns = [columns[0], pooled.k, pooled.n, np.broadcast_to(pooled.multiplier, k.shape)]
+        table = np.stack(columns, axis=-1).reshape(-1, len(columns))
         distinct, inverse = np.unique(table, axis=0, return_inverse=True)
         self.gathered = len(distinct) < cells
         if self.gathered:
             self.weights, self.k, self.n = distinct[:, 0], distinct[:, 1], distinct[:, 2]
+            self.multiplier = distinct[:, -1] if pooled is not None else self.weights
             offsets = np.arange(rows, dtype=np.int64)[:, None] * len(distinct)
             self.index = (inverse.reshape(rows, cells) + offsets).reshape(k.shape)
+        elif pooled is not None:
+            self.weights, self.k, self.n = weights, pooled.k, pooled.n
+            self.multiplier = pooled.multiplier
         else:
-            self.weights, self.k, self.n = weights, k, n
+            self.weights, self.k, self.n, self.multiplier = weights, k, n, weights
+        # A lone single-draw item (a pool of one) is a cell of n = 1: p (1 - p) is then its
+        # exact Bernoulli variance, so the divisor stays 1 there.
         self.divisor = np.maximum(self.n - 1.0, 1.0)
 
     def full(self, values: FloatArray) -> FloatArray:
@@ -140,25 +198,28 @@ def _score_bounds(
     scale: FloatArray,
     alone: int,
     block: int,
+    pooled: Pooled | None = None,
 ) -> Bounds:
     """``score_bounds`` with the lambda ``scale`` given (a scalar, or one per row), the
-    block size a single problem would use (``alone``: it decides the search steps) and
-    the block size to evaluate with (``block``: memory only)."""
+    block size a single problem would use (``alone``: it decides the search steps), the
+    block size to evaluate with (``block``: memory only) and the pooled cells, if any."""
     z = float(stats.norm.ppf(0.5 + confidence / 2.0))
     estimate = np.sum(weights * k / n, axis=-1)
     floor = float(np.sum(weights[weights < 0.0]))
     ceiling = float(np.sum(weights[weights > 0.0]))
     column = np.asarray(scale)[..., None]
-    cells = _Cells(k, n, weights)
+    cells = _Cells(k, n, weights, pooled)
+    cell_k, cell_n = (k, n) if pooled is None else (pooled.k, pooled.n)
+    multiplier = weights if pooled is None else pooled.multiplier
 
     def rates(log_lam: FloatArray, side: float) -> FloatArray:
         lam = side * column * np.exp(log_lam)[..., None]
-        return constrained_rates(lam * weights, k, n)
+        return constrained_rates(lam * multiplier, cell_k, cell_n)
 
     def outside(log_lam: FloatArray, side: float) -> npt.NDArray[np.bool_]:
         lam = side * column * np.exp(log_lam)[..., None]
-        p = constrained_rates(lam * cells.weights, cells.k, cells.n)
-        terms = cells.weights * cells.weights * p * (1.0 - p) / cells.divisor
+        p = constrained_rates(lam * cells.multiplier, cells.k, cells.n)
+        terms = cells.weights * cells.multiplier * p * (1.0 - p) / cells.divisor
         variance = np.sum(cells.full(terms), axis=-1)
         gap = estimate - np.sum(cells.full(cells.weights * p), axis=-1)
         return np.asarray(gap * gap > z * z * variance)

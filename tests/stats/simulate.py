@@ -16,7 +16,7 @@ seed and uses ``PCG64``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 import numpy as np
@@ -65,6 +65,11 @@ class Scenario:
     mix: ItemMix
     other: ItemMix  # candidate B (two-candidates, unpaired) or changed items (drift)
     min_draws: int | None = None  # when set, n_i is uniform on [min_draws, draws]
+    half_draws: int | None = None  # draws in each half for split-half (default draws // 2)
+
+    def split_draws(self) -> int:
+        """Draws per item in each of the two halves of a split-half comparison."""
+        return self.half_draws or self.draws // 2
 
 
 PROBE_BANK = ItemMix(0.55, 0.05, 0.6, 1.4)  # most items clean, a few always fail
@@ -82,6 +87,45 @@ SCENARIOS = (
     Scenario("hard-63", 63, 10, ItemMix(0.20, 0.30, 2.0, 2.0), ItemMix(0.30, 0.20, 2.0, 2.5)),
 )
 """Scenarios of the benchmark; the tests use ``bank-63`` and ``uneven-draws-63``."""
+
+FLAT_09 = ItemMix(0.0, 0.0, 900.0, 9100.0)  # every item fails about 9% of its draws
+FLAT_07 = ItemMix(0.0, 0.0, 700.0, 9300.0)
+FLAT_30 = ItemMix(0.0, 0.0, 3000.0, 7000.0)  # every item about 30%
+FLAT_25 = ItemMix(0.0, 0.0, 2500.0, 7500.0)
+PROBE_09 = ItemMix(0.70, 0.02, 0.5, 1.5)  # mean 0.09, most items clean
+PROBE_07 = ItemMix(0.75, 0.02, 0.5, 1.5)
+PROBE_30 = ItemMix(0.35, 0.10, 0.8, 1.4)  # mean 0.30
+PROBE_25 = ItemMix(0.42, 0.08, 0.8, 1.4)
+
+
+def _shapes() -> tuple[Scenario, ...]:
+    """Protocol shapes: 1, 2, 3 and 10 draws per item, at rates near 0.09 and 0.3.
+
+    Flat mixes (every item alike) are where the single-draw bound is tight, so they test
+    that it is not too wide; the probe-like mixes test it on banks like the example's.
+    Split-half rows of these scenarios have the scenario's draws in *each* half.
+    """
+    mixes = (
+        ("flat-09", FLAT_09, FLAT_07),
+        ("flat-30", FLAT_30, FLAT_25),
+        ("probe-09", PROBE_09, PROBE_07),
+        ("probe-30", PROBE_30, PROBE_25),
+    )
+    out = [
+        Scenario(f"{name}-d{draws}", 63, draws, mix, other, half_draws=draws)
+        for name, mix, other in mixes
+        for draws in (1, 2, 3, 10)
+    ]
+    out += [
+        Scenario("flat-30-d1to3", 63, 3, FLAT_30, FLAT_25, min_draws=1, half_draws=3),
+        Scenario("probe-09-d1to3", 63, 3, PROBE_09, PROBE_07, min_draws=1, half_draws=3),
+        Scenario("bank-d1to10", 63, 10, PROBE_BANK, STRONGER, min_draws=1, half_draws=5),
+    ]
+    return tuple(out)
+
+
+SHAPES = _shapes()
+"""Small-draw scenarios of the benchmark (issue 14); the tests use some of them."""
 
 
 @dataclass(frozen=True)
@@ -107,6 +151,15 @@ class Coverage:
 def narrow_rate_bounds(k: FloatArray, n: FloatArray, confidence: float) -> Bounds:
     """The published narrow method, vectorised over repetitions."""
     return narrow.score_bounds(k, n, np.full(k.shape[-1], 1.0 / k.shape[-1]), confidence)
+
+
+def unpooled_score(k: FloatArray, n: FloatArray, confidence: float) -> Bounds:
+    """The narrow method before issue 14, kept as a rejected baseline: every single-draw
+    item its own cell (the variance collapses: 66-92% coverage at one draw an item)."""
+    weights = np.full(k.shape[-1], 1.0 / k.shape[-1])
+    scale = np.asarray(float(np.max(n)) / float(np.min(weights)))
+    block = max(1, min(narrow._GRID.size, narrow._WORKING_SET // k.size))
+    return narrow._score_bounds(k, n, weights, confidence, scale, block, block, None)
 
 
 def rate_coverage(
@@ -166,8 +219,9 @@ def difference_coverage(
 ) -> Coverage:
     """Coverage of the published difference interval for one design.
 
-    Every item gets the scenario's full draw count on each side (half of it for
-    split-half); uneven draw counts are exercised by the rate runs.
+    Every item gets the scenario's draw count on each side (``split_draws()`` for
+    split-half); with ``min_draws`` set, each side's count per item is uniform on
+    ``[min_draws, that count]`` (held fixed with the bank for narrow runs).
 
     Args:
         scenario: Bank size, draws and the two difficulty mixes to simulate.
@@ -185,21 +239,29 @@ def difference_coverage(
     """
     rng = np.random.Generator(np.random.PCG64(seed))
     tally = _Tally()
-    draws = scenario.draws // 2 if design == "split-half" else scenario.draws
+    draws = scenario.split_draws() if design == "split-half" else scenario.draws
+    side = replace(scenario, draws=draws, min_draws=_side_min(scenario, draws))
     for size in _batches(repetitions, banks if kind == "narrow" else 1):
         rows = 1 if kind == "narrow" else size
         p_a, p_b = _pair_rates(rng, scenario, design, rows)
+        n_a, n_b = _draw_counts(rng, side, rows), _draw_counts(rng, side, rows)
         if kind == "narrow":
-            p_a = np.broadcast_to(p_a, (size, scenario.items))
-            p_b = np.broadcast_to(p_b, (size, scenario.items))
+            full = (size, scenario.items)
+            p_a, p_b = np.broadcast_to(p_a, full), np.broadcast_to(p_b, full)
+            n_a, n_b = np.broadcast_to(n_a, full), np.broadcast_to(n_b, full)
             truth: FloatArray | float = np.mean(p_a, axis=-1) - np.mean(p_b, axis=-1)
         else:
             truth = _population_difference(scenario, design)
-        n = np.full((size, scenario.items), float(draws))
-        k_a = rng.binomial(draws, p_a).astype(np.float64)
-        k_b = rng.binomial(draws, p_b).astype(np.float64)
-        tally.add(_difference_bounds(k_a, k_b, n, design, kind, confidence), truth)
+        k_a = rng.binomial(n_a.astype(np.int64), p_a).astype(np.float64)
+        k_b = rng.binomial(n_b.astype(np.int64), p_b).astype(np.float64)
+        bounds = _difference_bounds(k_a, k_b, (n_a, n_b), design, kind, confidence)
+        tally.add(bounds, truth)
     return tally.result(scenario.name, design, kind, "published-" + kind)
+
+
+def _side_min(scenario: Scenario, draws: int) -> int | None:
+    """Fewest draws of an item on one side of a difference (None: always ``draws``)."""
+    return None if scenario.min_draws is None else min(scenario.min_draws, draws)
 
 
 def leniency_coverage(
@@ -226,18 +288,24 @@ def leniency_coverage(
 
 
 def _difference_bounds(
-    k_a: FloatArray, k_b: FloatArray, n: FloatArray, design: Design, kind: Kind, confidence: float
+    k_a: FloatArray,
+    k_b: FloatArray,
+    n: tuple[FloatArray, FloatArray],
+    design: Design,
+    kind: Kind,
+    confidence: float,
 ) -> Bounds:
     """The published narrow or wide difference interval, vectorised."""
     items = k_a.shape[-1]
+    n_a, n_b = n
     if kind == "narrow":
         weights = np.concatenate([np.full(items, 1.0 / items), np.full(items, -1.0 / items)])
         k = np.concatenate([k_a, k_b], axis=-1)
-        return narrow.score_bounds(k, np.concatenate([n, n], axis=-1), weights, confidence)
-    x_a, x_b = k_a / n, k_b / n
+        return narrow.score_bounds(k, np.concatenate([n_a, n_b], axis=-1), weights, confidence)
+    x_a, x_b = k_a / n_a, k_b / n_b
     r = 0.0 if design == "unpaired" else wide.item_correlation(x_a, x_b)
-    a = wide.deff_wilson_bounds(k_a, n, confidence)
-    b = wide.deff_wilson_bounds(k_b, n, confidence)
+    a = wide.deff_wilson_bounds(k_a, n_a, confidence)
+    b = wide.deff_wilson_bounds(k_b, n_b, confidence)
     return wide.mover_bounds(np.mean(x_a, axis=-1), a, np.mean(x_b, axis=-1), b, r)
 
 

@@ -78,11 +78,19 @@ def test_distinct_cells_do_not_change_the_bounds(monkeypatch: pytest.MonkeyPatch
     gathered = [narrow.score_bounds(*case, 0.9) for case in cases]
     original = narrow._Cells.__init__
 
-    def every_cell(self: narrow._Cells, k: np.ndarray, n: np.ndarray, w: np.ndarray) -> None:
-        original(self, k, n, w)
+    def every_cell(
+        self: narrow._Cells,
+        k: np.ndarray,
+        n: np.ndarray,
+        w: np.ndarray,
+        pooled: narrow.Pooled | None,
+    ) -> None:
+        original(self, k, n, w, pooled)
         self.gathered = False
-        self.weights, self.k, self.n = w, k, n
-        self.divisor = np.maximum(n - 1.0, 1.0)
+        self.weights, self.k, self.n, self.multiplier = w, k, n, w
+        if pooled is not None:  # single-draw items stand for their pooled cell
+            self.k, self.n, self.multiplier = pooled.k, pooled.n, pooled.multiplier
+        self.divisor = np.maximum(self.n - 1.0, 1.0)
 
     monkeypatch.setattr(narrow._Cells, "__init__", every_cell)
     for case, bounds in zip(cases, gathered, strict=True):

@@ -56,6 +56,53 @@ def test_narrow_for_one_item_is_wilson_with_n_minus_one() -> None:
     assert (result.lo, result.hi) == pytest.approx(wilson_limits(0.3, 9, Z95), abs=1e-9)
 
 
+def test_narrow_with_one_draw_an_item_is_wilson_of_the_pooled_draws() -> None:
+    # One draw an item: the items are pooled into one binomial cell of 63 draws, so the
+    # interval is Wilson's for 13 of 63 with 62 in place of 63, and says so.
+    result = narrow_interval([0] * 50 + [1] * 13, [1] * 63)
+    assert (result.lo, result.hi) == pytest.approx(wilson_limits(13 / 63, 62, Z95), abs=1e-9)
+    assert result.method == "binomial-mean-score-pooled-single-draws"
+    assert result.params["single_draw_items"] == 63
+    assert result.params["single_draw_variance"] == "pooled-bernoulli-bound"
+
+
+def test_one_draw_pooling_ignores_item_order_and_keeps_other_items() -> None:
+    k = [1, 0, 0, 3, 1, 0, 7, 0, 1]
+    n = [1, 1, 1, 10, 1, 1, 10, 2, 1]
+    forward = narrow_interval(k, n)
+    backward = narrow_interval(k[::-1], n[::-1])
+    assert (forward.lo, forward.hi) == pytest.approx((backward.lo, backward.hi), abs=1e-12)
+    assert forward.params["single_draw_items"] == 6
+    assert forward.lo < forward.estimate < forward.hi
+    # Without single draws nothing is pooled and nothing new is declared.
+    plain = narrow_interval([3, 7, 0], [10, 10, 2])
+    assert plain.method == "binomial-mean-score"
+    assert set(plain.params) == {"variance", "divisor", "items"}
+
+
+def test_one_draw_difference_pools_each_side() -> None:
+    # Two halves of one draw: each side is one pooled cell, so the interval is the
+    # score interval for a difference of two binomial proportions (n - 1 in place of n).
+    a, b = [1] * 12 + [0] * 28, [1] * 6 + [0] * 34
+    result = difference_interval(a, [1] * 40, b, [1] * 40, paired=True, kind="narrow")
+    assert result.params["single_draw_items"] == 80
+    assert result.lo < 0.15 < result.hi
+    for theta in (result.lo, result.hi):  # each limit sits on the score boundary
+        p_a, p_b = _constrained_pair(12, 6, 40, theta)
+        variance = (p_a * (1 - p_a) + p_b * (1 - p_b)) / 39
+        assert (0.15 - theta) ** 2 == pytest.approx(Z95**2 * variance, rel=1e-5)  # grid
+
+
+def _constrained_pair(k_a: int, k_b: int, n: int, theta: float) -> tuple[float, float]:
+    """Maximum-likelihood (p_a, p_b) with p_a - p_b = theta, by a fine grid search."""
+    p_b = np.linspace(max(0.0, -theta), min(1.0, 1.0 - theta), 200_001)[1:-1]
+    p_a = p_b + theta
+    loglik = k_a * np.log(p_a) + (n - k_a) * np.log1p(-p_a)
+    loglik += k_b * np.log(p_b) + (n - k_b) * np.log1p(-p_b)
+    best = int(np.argmax(loglik))
+    return float(p_a[best]), float(p_b[best])
+
+
 def test_narrow_all_clean_items_share_one_wilson_bound() -> None:
     # 30 items at 0/10: under H0 all items move up together, so the upper limit is
     # Wilson's at 0 out of 30 * (10 - 1).
