@@ -141,9 +141,9 @@ pass_state = click.make_pass_decorator(State)
 
 
 @contextmanager
-def _writer(root: Path, writes: bool = True) -> Iterator[None]:
+def _writer(root: Path, writes: bool = True, create: bool = False) -> Iterator[None]:
     """Hold ``root``'s writer lock when the command writes (one writer per root)."""
-    with writing(root) if writes else nullcontext():
+    with writing(root, create=create) if writes else nullcontext():
         yield
 
 
@@ -185,7 +185,7 @@ def demo(state: State, check: bool, scale: str | None, out_dir: Path | None) -> 
         spec = scaled(size["candidates"], size["items"])
     if out_dir is not None:
         layout = Layout.at(out_dir, state.private_option or out_dir / ".private")
-    with _writer(layout.root, not check):
+    with _writer(layout.root, not check, create=True):
         _demo(layout, spec, check)
 
 

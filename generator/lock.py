@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from generator.confine import FILE_MODE, checked
+from generator.confine import FILE_MODE, checked, make_dirs
 from generator.errors import ProbepressError, Problem
 
 LOCK_FILE = ".probepress-lock"
@@ -90,17 +90,25 @@ def _acquire(root: Path, timeout: float) -> int:
 
 
 @contextmanager
-def writing(root: Path, timeout: float | None = None) -> Iterator[None]:
+def writing(root: Path, timeout: float | None = None, create: bool = False) -> Iterator[None]:
     """Hold the root's writer lock for the ``with`` block.
 
     Args:
         root: The publication root.
         timeout: Seconds to wait for another writer [default: ``$PROBEPRESS_LOCK_TIMEOUT``
             or 10].
+        create: Create a missing root (mode 0755) to lock it. Otherwise a missing root
+            is not locked: there is no publication to protect, and the command fails on
+            its missing inputs with the usual message.
 
     Raises:
         LockBusy: Another process held the lock for the whole timeout.
     """
+    if not os.path.isdir(root):
+        if not create:
+            yield
+            return
+        make_dirs(root, root)
     key = os.path.realpath(root)
     with _guard:
         held = _held.get(key)

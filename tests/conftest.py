@@ -14,6 +14,7 @@ from hypothesis import settings
 from generator import figures
 from generator.cli import main
 from generator.demo import build as demo_build
+from generator.lock import LOCK_FILE
 from generator.store import Layout
 
 
@@ -51,11 +52,13 @@ def cli(root: Path) -> CliRun:
 
 
 def tree_state(path: Path) -> dict[str, tuple[int, int]]:
-    """Every file under ``path`` with its size and mtime (to prove nothing was written)."""
+    """Every file under ``path`` with its size and mtime (to prove nothing was written).
+    The writer lock (``.probepress-lock``) is left out: every writing command takes it,
+    and it holds no output."""
     return {
         p.relative_to(path).as_posix(): (p.stat().st_size, p.stat().st_mtime_ns)
         for p in sorted(path.rglob("*"))
-        if p.is_file()
+        if p.is_file() and p.name != LOCK_FILE
     }
 
 
