@@ -6,6 +6,7 @@ figures.json, the built site) may contain them, whole or in part::
 
     index = LeakIndex.build(secrets, ignore=public_texts)
     leaks = scan_paths(index, [root / "site_src", root / "bank"], root=root)
+    leaks = scan_text(index, page_text, "notes.md")
 
 A finding (``Leak``) names the secret by key, the file, the line (or PDF page) and the
 matched length, never the secret text, so a report cannot leak what it reports.
@@ -30,9 +31,9 @@ scanned (rolling hashes of token windows looked up in sorted tables behind a bit
 """
 
 from generator.leaks.index import LeakIndex
-from generator.leaks.model import Leak, LeakConfig, Secret, SecretKind
+from generator.leaks.model import Leak, LeakConfig, Secret, SecretKind, Unscannable
 from generator.leaks.normalise import canonical, normalise, tokens
-from generator.leaks.scan import CleanFiles, iter_files, scan_file, scan_paths
+from generator.leaks.scan import CleanFiles, iter_files, scan_file, scan_paths, scan_text
 
 __all__ = [
     "CleanFiles",
@@ -41,10 +42,12 @@ __all__ = [
     "LeakIndex",
     "Secret",
     "SecretKind",
+    "Unscannable",
     "canonical",
     "iter_files",
     "normalise",
     "scan_file",
     "scan_paths",
+    "scan_text",
     "tokens",
 ]
