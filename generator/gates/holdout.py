@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from dataclasses import astuple
 from pathlib import Path
 
-from generator import cache, downloads
+from generator import cache, downloads, git
 from generator.downloads import DOWNLOADS, public_jsonl, public_jsonl_name
 from generator.gates.base import Finding, Findings, GateContext, GateResult
 from generator.hashing import sha256_file
@@ -137,16 +137,20 @@ class _CachedClean:
 
 def public_files(ctx: GateContext) -> Iterator[Path]:
     """Every entry under the root that is not a directory, in sorted order: the private
-    store and version control excluded, tool caches excluded outside ``PUBLISHED``.
-    Links to directories are yielded, not followed (the scan reports them)."""
+    store and version control excluded, tool caches excluded outside ``PUBLISHED``
+    unless git tracks files in them (those are yielded after the rest). Links to
+    directories are yielded, not followed (the scan reports them)."""
     root, private = ctx.layout.root, ctx.layout.private
+    skipped: list[str] = []
     for current, dirs, files in os.walk(root):
         here = Path(current)
         published = here != root and here.relative_to(root).parts[0] in PUBLISHED
         keep: list[str] = []
         for name in dirs:
-            skipped = not published and (name in SKIP_DIRS or name.endswith(".egg-info"))
-            if here / name == private or name in VCS_DIRS or skipped:
+            tool = not published and (name in SKIP_DIRS or name.endswith(".egg-info"))
+            if tool and here / name != private:
+                skipped.append((here / name).relative_to(root).as_posix())
+            if here / name == private or name in VCS_DIRS or tool:
                 continue
             if (here / name).is_symlink():
                 files.append(name)
@@ -155,6 +159,16 @@ def public_files(ctx: GateContext) -> Iterator[Path]:
         dirs[:] = sorted(keep)
         for name in sorted(files):
             yield here / name
+    yield from _tracked(root, skipped)
+
+
+def _tracked(root: Path, folders: list[str]) -> Iterator[Path]:
+    """Files git tracks inside skipped tool folders: tracked means published."""
+    if not folders:
+        return
+    listed = git.output(root, "ls-files", "-z", "--", *folders) or ""
+    for name in sorted(filter(None, listed.split("\0"))):
+        yield root / name
 
 
 def _line_of(ctx: GateContext) -> dict[str, int]:

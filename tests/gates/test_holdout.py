@@ -58,6 +58,17 @@ def test_a_leak_inside_an_egg_info_folder_under_site_src_is_found(cli: CliRun, r
     assert message.startswith(f"held-out prompt item:{row['id']} appears")
 
 
+def test_a_tracked_file_in_a_tool_folder_is_scanned(cli: CliRun, root: Path) -> None:
+    row = _heldout(root)
+    (root / ".cache").mkdir()
+    (root / ".cache" / "notes.txt").write_text(f"{row['prompt']}\n", "utf-8")
+    result, report = _gate(cli, root)  # commits it: tracked files are published
+    assert result.exit_code == 1
+    assert [(f[0], f[1], f[2]) for f in _findings(report)] == [
+        ("leak-prompt", ".cache/notes.txt", 1)
+    ]
+
+
 def test_a_fifo_under_the_root_is_a_finding_not_a_hang(cli: CliRun, root: Path) -> None:
     os.mkfifo(root / "incoming.pipe")
     done: list[tuple[Result, dict[str, Any]]] = []
