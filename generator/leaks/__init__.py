@@ -18,12 +18,14 @@ What counts as a leak, with the default ``LeakConfig``:
 - the whole of a secret shorter than that, if it has at least 5 tokens; shorter
   secrets are listed in ``LeakIndex.unscannable`` instead of being matched,
 
-after both sides are normalised the same way (``normalise``: NFKC, casefold, hyphens and
-line breaks, punctuation and whitespace as separators, one token per character in
-scripts without spaces) and after files are reduced to their text (``extract``: tags
-and entities, backslash escapes, PDF text layers). Windows that also occur in the
-``ignore`` texts (public items and responses) are never reported, so shared boilerplate
-does not raise false alarms.
+after both sides are normalised the same way (``normalise``: NFKC, casefold, UTS #39
+confusable skeletons, invisible characters deleted, hyphens and line breaks,
+punctuation and whitespace as separators, one token per character in scripts without
+spaces) and after files are reduced to their text by what they contain, never by
+their name (``extract``: tags and character references, backslash escapes, Markdown
+emphasis inside words, PDF text layers; ``scan``: regular files only, bounded reads).
+Windows that also occur in the ``ignore`` texts (public items and responses) are never
+reported, so shared boilerplate does not raise false alarms.
 
 Cost: building is linear in the secrets' length; scanning is linear in the bytes
 scanned (rolling hashes of token windows looked up in sorted tables behind a bitmap,

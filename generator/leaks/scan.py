@@ -281,8 +281,7 @@ def scan_paths(
         paths: Files and directories to scan.
         root: When given, findings name files relative to it (when they are inside).
         on_file: Called with each file before it is scanned (for progress).
-        clean: Contents already known clean are skipped; contents scanned clean are
-            reported to it.
+        clean: Contents known clean are skipped; contents scanned clean are added.
         config: The read bounds when ``index`` is a function (else the index's).
         unscannable: Files that cannot be scanned (not regular, too large) are
             appended here; without it, the first one raises ``InputError``.
