@@ -38,9 +38,9 @@ class _Counting:
         self.files: list[str] = []
         real = generator.leaks.scan._scan
 
-        def counted(index, path, label):  # type: ignore[no-untyped-def]
+        def counted(index, path, label, seen):  # type: ignore[no-untyped-def]
             self.files.append(label)
-            return real(index, path, label)
+            return real(index, path, label, seen)
 
         monkeypatch.setattr(generator.leaks.scan, "_scan", counted)
 

@@ -4,6 +4,11 @@ Scans every file under the publication root (tracked inputs and every output tha
 exists: frozen HTML, PDF text layers, JSONL downloads, figures, the built site), except
 the private store, version-control and tool caches, for held-out prompt and response
 text — whole or as a long shared run (``generator.leaks``, linear in the bytes scanned).
+Tool caches and ``*.egg-info`` are skipped only outside ``site_src/`` and ``site/``:
+MkDocs publishes everything under its docs folder. A symbolic link, FIFO, socket or
+device, or a file over the scan's size bound, is a finding (it is never read). Public
+texts are not reported as leaks (they are public anyway), so a public item whose text
+repeats a held-out item's (whole, or a run of the scanner's window) is refused here.
 Also: held-out verdicts carry no evidence quote; bundles with held-out draws went only
 through endpoints declared no-training; each public bank JSONL download holds exactly the
 public items of its version; earlier published downloads are byte-unchanged against the
@@ -15,16 +20,27 @@ from __future__ import annotations
 import functools
 import json
 import os
+import sys
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import astuple
 from pathlib import Path
 
-from generator import cache, downloads
+from generator import cache, downloads, git
 from generator.downloads import DOWNLOADS, public_jsonl, public_jsonl_name
 from generator.gates.base import Finding, Findings, GateContext, GateResult
 from generator.hashing import sha256_file
-from generator.leaks import LeakConfig, LeakIndex, Secret, scan_paths
+from generator.leaks import (
+    Leak,
+    LeakConfig,
+    LeakIndex,
+    Secret,
+    Unscannable,
+    scan_paths,
+    scan_text,
+)
 from generator.leaks.extract import Format
+from generator.leaks.ucd import VERSIONS as UNICODE_DATA
 from generator.models.bank import BankItem
 from generator.models.records import PrivateResponse
 from generator.store.jsonl import Bounds, Problems, iter_jsonl
@@ -42,6 +58,10 @@ SKIP_DIRS = {
     ".hypothesis",
     ".cache",
 }
+"""Tool folders skipped outside the published trees (never under ``PUBLISHED``)."""
+PUBLISHED = frozenset({"site_src", "site"})
+"""Top-level folders published as they are (MkDocs copies every file of its docs folder)."""
+VCS_DIRS = frozenset({".git", ".hg", ".svn"})
 
 
 def _prompt_text(item: BankItem) -> str:
@@ -77,12 +97,15 @@ def _ignored(ctx: GateContext) -> list[str]:
 
 def secrets_key(ctx: GateContext, config: LeakConfig) -> str:
     """Cache key of everything the leak index is built from: the held-out items' texts,
-    the bytes of every private response file, the ignored public texts and the
-    scanner's settings (the code is part of every key)."""
+    the bytes of every private response file, the ignored public texts, the scanner's
+    settings, and the Unicode data normalisation depends on (NFKC and casefold change
+    with Python's ``unicodedata``; skeletons and ignorables with ICU's) — the code is
+    part of every key."""
     private = sorted(ctx.data.bank.private.values(), key=lambda i: i.id)
     return cache.key(
         "leak-secrets",
         repr(astuple(config)),
+        f"python={sys.version} unidata={unicodedata.unidata_version} {UNICODE_DATA}",
         (f"{i.id}\0{_prompt_text(i)}\0{i.pass_criterion}" for i in private),
         (
             f"{p.relative_to(ctx.layout.private).as_posix()}={sha256_file(p)}"
@@ -113,17 +136,84 @@ class _CachedClean:
 
 
 def public_files(ctx: GateContext) -> Iterator[Path]:
-    """Every file under the root, the private store and tool caches excluded."""
-    private = ctx.layout.private
-    for current, dirs, files in os.walk(ctx.layout.root):
+    """Every entry under the root that is not a directory, in sorted order: the private
+    store and version control excluded, tool caches excluded outside ``PUBLISHED``
+    unless git tracks files in them (those are yielded after the rest). Links to
+    directories are yielded, not followed (the scan reports them)."""
+    root, private = ctx.layout.root, ctx.layout.private
+    skipped: list[str] = []
+    for current, dirs, files in os.walk(root):
         here = Path(current)
-        dirs[:] = sorted(
-            d
-            for d in dirs
-            if d not in SKIP_DIRS and not d.endswith(".egg-info") and here / d != private
-        )
+        published = here != root and here.relative_to(root).parts[0] in PUBLISHED
+        keep: list[str] = []
+        for name in dirs:
+            tool = not published and (name in SKIP_DIRS or name.endswith(".egg-info"))
+            if tool and here / name != private:
+                skipped.append((here / name).relative_to(root).as_posix())
+            if here / name == private or name in VCS_DIRS or tool:
+                continue
+            if (here / name).is_symlink():
+                files.append(name)
+            else:
+                keep.append(name)
+        dirs[:] = sorted(keep)
         for name in sorted(files):
             yield here / name
+    yield from _tracked(root, skipped)
+
+
+def _tracked(root: Path, folders: list[str]) -> Iterator[Path]:
+    """Files git tracks inside skipped tool folders: tracked means published."""
+    if not folders:
+        return
+    listed = git.output(root, "ls-files", "-z", "--", *folders) or ""
+    for name in sorted(filter(None, listed.split("\0"))):
+        yield root / name
+
+
+def _line_of(ctx: GateContext) -> dict[str, int]:
+    """The line of each public item in the public bank file."""
+    lines: dict[str, int] = {}
+    path = ctx.layout.public_items
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        for number, text in enumerate(handle, start=1):
+            try:
+                record = json.loads(text)
+            except ValueError:
+                continue  # the bank reader reports it
+            if isinstance(record, dict) and isinstance(record.get("id"), str):
+                lines.setdefault(record["id"], number)
+    return lines
+
+
+def _republished(ctx: GateContext, config: LeakConfig, out: Findings) -> None:
+    """Refuse public items that repeat a held-out item's text: the scan ignores public
+    texts, so such an item would carry the held-out text everywhere unreported."""
+    bank = ctx.data.bank
+    held = [
+        Secret(f"item:{item.id}", "prompt", text)
+        for item in sorted(bank.private.values(), key=lambda i: i.id)
+        for text in (_prompt_text(item), item.pass_criterion)
+    ]
+    index = LeakIndex.build(held, config=config)
+    shown = ctx.layout.rel(ctx.layout.public_items)
+    lines = _line_of(ctx) if bank.public and ctx.layout.public_items.is_file() else {}
+    for item in sorted(bank.public.values(), key=lambda i: i.id):
+        found: dict[str, Leak] = {}
+        for leak in scan_text(index, f"{_prompt_text(item)}\n\n{item.pass_criterion}", "x"):
+            best = found.get(leak.secret_key)
+            if best is None or leak.tokens > best.tokens:
+                found[leak.secret_key] = leak
+        for key, leak in sorted(found.items()):
+            extent = "its whole text" if leak.whole else f"{leak.tokens} consecutive words"
+            out.add(
+                "heldout-republished",
+                shown,
+                lines.get(item.id),
+                f"public item {item.id} repeats held-out item {key.removeprefix('item:')} "
+                f"({extent}); public texts are not scanned for, so it would publish it",
+                "remove or reword the public item; held-out texts are never made public",
+            )
 
 
 def _downloads(ctx: GateContext, out: Findings) -> None:
@@ -199,7 +289,18 @@ def leak_scan(ctx: GateContext) -> tuple[list[Finding], list[str]]:
     unscannable = summary if summary is not None else len(index().unscannable)
     if unscannable:
         notes.append(f"{unscannable} held-out text(s) too short to scan for leaks")
-    for leak in scan_paths(index, public_files(ctx), root=ctx.layout.root, clean=clean):
+    refused: list[Unscannable] = []
+    found = scan_paths(
+        index,
+        public_files(ctx),
+        root=ctx.layout.root,
+        clean=clean,
+        config=config,
+        unscannable=refused,
+    )
+    for file in refused:
+        out.add(file.rule, file.source, None, file.message, file.fix)
+    for leak in found:
         extent = "the whole text" if leak.whole else f"{leak.tokens} consecutive words"
         page = f" on page {leak.page}" if leak.page is not None else ""
         out.add(
@@ -249,6 +350,7 @@ def check(ctx: GateContext) -> GateResult:
             "pass --private DIR or set PROBEPRESS_PRIVATE",
         )
         return out.result()
+    _republished(ctx, LeakConfig(), out)
     found, scan_notes = leak_scan(ctx)
     out.items.extend(found)
     notes.extend(scan_notes)

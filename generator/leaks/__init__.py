@@ -6,6 +6,7 @@ figures.json, the built site) may contain them, whole or in part::
 
     index = LeakIndex.build(secrets, ignore=public_texts)
     leaks = scan_paths(index, [root / "site_src", root / "bank"], root=root)
+    leaks = scan_text(index, page_text, "notes.md")
 
 A finding (``Leak``) names the secret by key, the file, the line (or PDF page) and the
 matched length, never the secret text, so a report cannot leak what it reports.
@@ -17,12 +18,14 @@ What counts as a leak, with the default ``LeakConfig``:
 - the whole of a secret shorter than that, if it has at least 5 tokens; shorter
   secrets are listed in ``LeakIndex.unscannable`` instead of being matched,
 
-after both sides are normalised the same way (``normalise``: NFKC, casefold, hyphens and
-line breaks, punctuation and whitespace as separators, one token per character in
-scripts without spaces) and after files are reduced to their text (``extract``: tags
-and entities, backslash escapes, PDF text layers). Windows that also occur in the
-``ignore`` texts (public items and responses) are never reported, so shared boilerplate
-does not raise false alarms.
+after both sides are normalised the same way (``normalise``: NFKC, casefold, UTS #39
+confusable skeletons, invisible characters deleted, hyphens and line breaks,
+punctuation and whitespace as separators, one token per character in scripts without
+spaces) and after files are reduced to their text by what they contain, never by
+their name (``extract``: tags and character references, backslash escapes, Markdown
+emphasis inside words, PDF text layers; ``scan``: regular files only, bounded reads).
+Windows that also occur in the ``ignore`` texts (public items and responses) are never
+reported, so shared boilerplate does not raise false alarms.
 
 Cost: building is linear in the secrets' length; scanning is linear in the bytes
 scanned (rolling hashes of token windows looked up in sorted tables behind a bitmap,
@@ -30,9 +33,9 @@ scanned (rolling hashes of token windows looked up in sorted tables behind a bit
 """
 
 from generator.leaks.index import LeakIndex
-from generator.leaks.model import Leak, LeakConfig, Secret, SecretKind
+from generator.leaks.model import Leak, LeakConfig, Secret, SecretKind, Unscannable
 from generator.leaks.normalise import canonical, normalise, tokens
-from generator.leaks.scan import CleanFiles, iter_files, scan_file, scan_paths
+from generator.leaks.scan import CleanFiles, iter_files, scan_file, scan_paths, scan_text
 
 __all__ = [
     "CleanFiles",
@@ -41,10 +44,12 @@ __all__ = [
     "LeakIndex",
     "Secret",
     "SecretKind",
+    "Unscannable",
     "canonical",
     "iter_files",
     "normalise",
     "scan_file",
     "scan_paths",
+    "scan_text",
     "tokens",
 ]

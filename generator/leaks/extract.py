@@ -11,10 +11,22 @@ Decisions (each keeps a leak detectable in the form public files actually take):
   ``script``/``style`` bodies: a secret hidden there is still published.
 - **Escapes** in other text files: JSON/Python/YAML-style backslash escapes are
   decoded (``\\n``, ``\\"``, ``\\u4e2d``, surrogate pairs), so a response stored in a
-  JSONL line with ``ensure_ascii`` still matches.
-- **PDF**: the text layer is extracted page by page with pypdf (or poppler's
-  ``pdftotext`` when pypdf is missing); compressed content streams are never grepped.
-- **Binary** files (known extensions, or a NUL byte in the first 8 KiB) are skipped.
+  JSONL line with ``ensure_ascii`` still matches; then HTML character references
+  (``&#104;``, ``&#x68;``, ``&eacute;``), since a Markdown page, a bundle or a JSONL
+  download may hold them and a browser shows what they stand for. Named references
+  are decoded only with their ``;`` there, so plain text such as ``R&D &notes`` reads
+  as written.
+- **Markdown** (``.md``): read as text, and read a second time with emphasis and code
+  markers inside words deleted and inline HTML tags removed (``he**ll**o``,
+  ``w_or_d``, ``he`ll`o``, ``he<b>ll</b>o`` all render as one word); the findings of
+  both readings are reported, so neither reading can hide what the other finds.
+- **PDF**: any file with ``%PDF-`` in its first KiB, whatever its name; the text
+  layer is extracted page by page with pypdf (or poppler's ``pdftotext`` when pypdf
+  is missing); compressed content streams are never grepped.
+- **Media**: images and fonts recognised by their magic bytes (PNG, JPEG, GIF, WebP,
+  TIFF, ICO, WOFF, WOFF2, TrueType, OpenType) are not scanned. Names never decide:
+  a text file called ``.png`` is text. Everything else is scanned as text (see
+  ``scan`` for how bytes become text, NUL bytes included).
 
 Every transformation keeps the number of line breaks, so reported line numbers are
 those of the file.
@@ -34,15 +46,28 @@ from typing import Literal
 from generator.errors import InputError
 from generator.leaks.normalise import SOFT_BREAK
 
-Format = Literal["text", "markup", "pdf", "binary"]
+Format = Literal["text", "markup", "markdown", "pdf", "media"]
 
 MARKUP_SUFFIXES = frozenset({".html", ".htm", ".xhtml", ".svg", ".xml"})
-BINARY_SUFFIXES = frozenset(
-    {".png", ".jpg", ".jpeg", ".gif", ".webp", ".ico", ".bmp", ".tif", ".tiff"}
-    | {".woff", ".woff2", ".ttf", ".otf", ".eot", ".pyc", ".so", ".dylib", ".dll"}
-    | {".gz", ".tgz", ".zip", ".bz2", ".xz", ".zst", ".7z", ".whl", ".sqlite", ".db"}
+MARKDOWN_SUFFIXES = frozenset({".md", ".markdown"})
+MEDIA_MAGIC = (
+    b"\x89PNG\r\n\x1a\n",
+    b"\xff\xd8\xff",
+    b"GIF87a",
+    b"GIF89a",
+    b"II*\x00",
+    b"MM\x00*",
+    b"\x00\x00\x01\x00",
+    b"wOFF",
+    b"wOF2",
+    b"\x00\x01\x00\x00",
+    b"OTTO",
 )
+"""Leading bytes of the image and font formats a site ships (never text)."""
+PDF_MAGIC_WITHIN = 1024
+"""PDF readers accept the ``%PDF-`` header anywhere in the first KiB."""
 SNIFF_BYTES = 8192
+_MARKUP_HEADS = (b"<!doctype html", b"<html", b"<svg", b"<?xml")
 
 _INLINE = frozenset(
     {"a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "del", "dfn", "em", "font"}
@@ -67,13 +92,18 @@ _HYPHENS = "-\u2010\u2011"
 
 
 def format_of(path: Path, head: bytes = b"") -> Format:
-    """How to read a file, from its suffix and (optionally) its first bytes."""
-    suffix = path.suffix.lower()
-    if suffix == ".pdf" or head.startswith(b"%PDF-"):
+    """How to read a file: PDF and media by their first bytes (``head``), whatever the
+    name; then markup and Markdown by suffix (markup also by a leading tag)."""
+    if b"%PDF-" in head[:PDF_MAGIC_WITHIN]:
         return "pdf"
-    if suffix in BINARY_SUFFIXES or b"\x00" in head[:SNIFF_BYTES]:
-        return "binary"
-    return "markup" if suffix in MARKUP_SUFFIXES else "text"
+    if head.startswith(MEDIA_MAGIC) or (head[:4] == b"RIFF" and head[8:12] == b"WEBP"):
+        return "media"
+    suffix = path.suffix.lower()
+    if suffix in MARKDOWN_SUFFIXES:
+        return "markdown"
+    if suffix in MARKUP_SUFFIXES or head.lstrip()[:16].lower().startswith(_MARKUP_HEADS):
+        return "markup"
+    return "text"
 
 
 def _tag_text(match: re.Match[str]) -> str:
@@ -109,6 +139,37 @@ def html_to_text(markup: str) -> str:
         html.unescape(line).replace("\n", " ").replace("\r", " ") if "&" in line else line
         for line in text.split("\n")
     )
+
+
+_REFERENCE = re.compile(
+    r"&(?:#[xX]([0-9a-fA-F]{1,8});?|#([0-9]{1,10});?|([A-Za-z][A-Za-z0-9]{1,31});)"
+)
+_EMPHASIS = re.compile(r"(?<=[^\W_])(?:[*_`~]+|</?[A-Za-z][A-Za-z0-9]*\s*/?>)+(?=[^\W_])")
+"""Emphasis, code and inline tags inside a word, as Markdown renders them away."""
+
+
+def _reference(match: re.Match[str]) -> str:
+    """One character reference → what a browser shows (control characters → a space)."""
+    hexa, decimal, _ = match.groups()
+    if hexa is None and decimal is None:
+        # &NewLine; and &Tab; stand for controls: a space, so line numbers stay right.
+        return html.unescape(match.group(0)).replace("\n", " ").replace("\r", " ")
+    code = int(hexa, 16) if hexa is not None else int(decimal)
+    if code > 0x10FFFF or 0xD800 <= code <= 0xDFFF or code < 0x20 or 0x7F <= code < 0xA0:
+        return " "
+    return chr(code)
+
+
+def decode_references(text: str) -> str:
+    """Decode HTML character references in plain text (numeric ones with or without
+    their ``;``, named ones with it); keeps the number of line breaks."""
+    return _REFERENCE.sub(_reference, text) if "&" in text else text
+
+
+def markdown_rendered(text: str) -> str:
+    """Markdown text with emphasis, code markers and inline tags inside words deleted
+    (the second reading of a Markdown page; see the module docstring)."""
+    return _EMPHASIS.sub("", text)
 
 
 def _decode_escape(match: re.Match[str]) -> str:

@@ -17,12 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from itertools import repeat
-from pathlib import Path
 
 import numpy as np
 
 from generator.leaks.codes import TokenCodes
-from generator.leaks.model import Leak, LeakConfig, Secret, SecretKind
+from generator.leaks.model import LeakConfig, Secret, SecretKind
 from generator.leaks.normalise import LINE, PAGE, normalise, tokens
 from generator.leaks.shingles import (
     I32,
@@ -193,29 +192,6 @@ class LeakIndex:
         """Normalised length in characters of ``count`` tokens of a secret."""
         begin = int(self._starts[secret]) + offset
         return int(self._chars[begin + count] - self._chars[begin]) - 1
-
-    def scan_text(
-        self, text: str, source: str = "<text>", *, markup: bool | None = None
-    ) -> list[Leak]:
-        """Leaks of any secret in ``text``.
-
-        Args:
-            text: The document.
-            source: Its name in findings; its suffix decides markup handling.
-            markup: Force (or refuse) HTML/XML handling regardless of ``source``.
-
-        Returns:
-            The leaks, in report order.
-        """
-        from generator.leaks.scan import scan_string
-
-        return scan_string(self, text, source, markup=markup)
-
-    def scan_file(self, path: Path | str) -> list[Leak]:
-        """Leaks of any secret in one file (format by extension; see ``extract``)."""
-        from generator.leaks.scan import scan_file
-
-        return scan_file(self, Path(path))
 
 
 def _known_windows(ids: I64, width: int) -> tuple[I64, I64]:

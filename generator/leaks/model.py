@@ -84,6 +84,27 @@ class Leak:
 
 
 @dataclass(frozen=True)
+class Unscannable:
+    """A file the scanner refused to read, so it may hold a leak nobody looked for.
+
+    Attributes:
+        source: The file, named as findings name it.
+        rule: ``not-regular`` (a symbolic link, FIFO, socket or device) or
+            ``too-large`` (over ``LeakConfig.max_file_bytes``).
+        message: What it is, without a location.
+        fix: What would let it be scanned.
+    """
+
+    source: str
+    rule: str
+    message: str
+    fix: str
+
+    def __str__(self) -> str:
+        return f"{self.source}: {self.message}"
+
+
+@dataclass(frozen=True)
 class LeakConfig:
     """Thresholds of the scanner.
 
@@ -98,17 +119,24 @@ class LeakConfig:
             from ``min_tokens`` up to ``window - 1`` tokens are matched whole.
         chunk_chars: Characters read from a file at a time; memory stays bounded by a
             small multiple of this.
+        max_file_bytes: Larger files are not read (``Unscannable``): the scan's reads
+            are bounded even where the file system is not (PDFs are parsed whole).
     """
 
     window: int = 12
     min_tokens: int = 5
     chunk_chars: int = 1 << 20
+    max_file_bytes: int = 256 * 1024 * 1024
 
     def __post_init__(self) -> None:
         if not 1 <= self.min_tokens <= self.window:
             raise UsageError(
                 f"leak scanner: need 1 <= min_tokens <= window, got min_tokens="
                 f"{self.min_tokens}, window={self.window}"
+            )
+        if self.max_file_bytes < 1:
+            raise UsageError(
+                f"leak scanner: max_file_bytes must be >= 1, got {self.max_file_bytes}"
             )
         if self.chunk_chars < 1024:
             raise UsageError(f"leak scanner: chunk_chars must be >= 1024, got {self.chunk_chars}")

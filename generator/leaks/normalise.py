@@ -6,9 +6,14 @@ line breaking and hyphenation, JSON escaping, ligatures, full-width forms, case,
 whitespace or punctuation differences. The steps, in order:
 
 1. Unicode NFKC, casefold, NFKC again (``ﬁ`` → ``fi``, ``Ａ`` → ``a``, NBSP → space,
-   ``ß`` → ``ss``).
-2. Invisible format characters (soft hyphen, zero-width space and joiners, word
-   joiner, BOM) are deleted: renderers insert them inside words.
+   ``ß`` → ``ss``). Then every non-ASCII letter or digit is replaced by its UTS #39
+   confusable skeleton, case-folded (``ucd.skeleton``: Cyrillic ``раураl`` →
+   ``paypal``, Greek ``ΗΕLLΟ`` → ``hello``), so look-alike letters from other
+   scripts do not hide a secret. ASCII is never remapped.
+2. Invisible characters are deleted: every Default_Ignorable_Code_Point and every
+   Bidi_Control (``ucd.IGNORABLE``, from ICU: soft hyphen, zero-width characters,
+   U+2063, LRM/RLM, bidi embeddings and isolates, variation selectors, tags …):
+   renderers insert them inside words and draw none of them.
 3. Combining marks left after composition are deleted (Arabic harakat, Indic vowel
    signs, stray accents), so optional diacritics do not split or change words.
 4. Hyphens. A hyphen between two letters or digits is deleted, joining the parts
@@ -39,6 +44,8 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from generator.leaks import ucd
+
 LINE = "\n"
 """Marker token for a line break (``tokenize(..., markers=True)``)."""
 PAGE = "\f"
@@ -59,10 +66,11 @@ NO_SPACE_RANGES = (
 )
 """Code point ranges of scripts written without spaces: one token per character."""
 _NO_SPACE = "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in NO_SPACE_RANGES)
-INVISIBLE = "\u00ad\u180e\u200b\u200c\u200d\u2060\ufeff"
-"""Format characters deleted in step 2: soft hyphen, Mongolian vowel separator, zero-width
-space, non-joiner and joiner, word joiner, BOM."""
-_INVISIBLE = re.compile(f"[{INVISIBLE}]+")
+INVISIBLE = ucd.IGNORABLE
+"""Characters deleted in step 2: Default_Ignorable_Code_Point ∪ Bidi_Control (ICU)."""
+_INVISIBLE = re.compile(
+    "[" + "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in ucd.IGNORABLE_RANGES) + "]+"
+)
 _TOKEN = re.compile(rf"[\n\f]|[{_NO_SPACE}]|[^\W_{_NO_SPACE}]+")
 _TOKEN_ASCII = re.compile(r"[a-z0-9]+|[\n\f]")
 _BREAK_JUNK = re.compile("[-\u2010\u2011 \t\r\n]+")
@@ -138,9 +146,10 @@ def _drop_marks(text: str) -> str:
 
 
 def _fold(text: str) -> str:
-    """Steps 1-3: NFKC, casefold, NFKC; invisible characters and marks deleted."""
+    """Steps 1-3: NFKC, casefold, NFKC, skeletons; invisible characters and marks
+    deleted."""
     text = unicodedata.normalize("NFKC", text).casefold()
-    text = unicodedata.normalize("NFKC", text)
+    text = ucd.to_skeletons(unicodedata.normalize("NFKC", text))
     return _drop_marks(_INVISIBLE.sub("", text))
 
 
@@ -151,7 +160,8 @@ def _casefolds_table() -> npt.NDArray[np.bool_]:
 
     Such a character and every character of its case fold are *inert*: each is its own
     NFKC form, a starter (combining class 0), not a mark or a conjoining jamo (the only
-    characters NFKC composes with what precedes them), not invisible. NFKC leaves a
+    characters NFKC composes with what precedes them), not invisible, not mapped to a
+    confusable skeleton. NFKC leaves a
     string of inert characters alone and ``casefold`` works character by character, so
     steps 1-3 on such a string are just ``casefold()``. Surrogates are False:
     characters above the BMP take the full steps.
@@ -164,7 +174,8 @@ def _casefolds_table() -> npt.NDArray[np.bool_]:
     inert &= ~np.fromiter(map(special, map(unicodedata.category, chars)), np.bool_, count)
     for lo, hi in _JAMO_SPANS:
         inert[lo : hi + 1] = False
-    inert[[ord(char) for char in INVISIBLE]] = False
+    inert[[ord(char) for char in INVISIBLE if ord(char) < count]] = False
+    inert[list(ucd.bmp_skeletons())] = False
     folds = list(map(str.casefold, chars))
     points = np.frombuffer("".join(folds).encode("utf-32-le", "surrogatepass"), np.uint32)
     sizes = np.fromiter(map(len, folds), np.int64, count)

@@ -16,7 +16,14 @@ from typing import NamedTuple
 
 import numpy as np
 
-from generator.leaks.extract import Format, decode_escapes, html_to_text, safe_cut
+from generator.leaks.extract import (
+    Format,
+    decode_escapes,
+    decode_references,
+    html_to_text,
+    markdown_rendered,
+    safe_cut,
+)
 from generator.leaks.index import LINE_ID, PAGE_ID, LeakIndex
 from generator.leaks.model import Leak
 from generator.leaks.normalise import normalise
@@ -142,7 +149,7 @@ class DocumentScan:
         chunk = self._index.config.chunk_chars
         if len(self._pending) < chunk:
             return
-        cut = safe_cut(self._pending, markup=self._fmt == "markup")
+        cut = safe_cut(self._pending, markup=self._fmt in ("markup", "markdown"))
         if cut == 0:
             if len(self._pending) < _CARRY_LIMIT * chunk:
                 return
@@ -161,8 +168,10 @@ class DocumentScan:
         """Extract, normalise, tokenise and match one chunk."""
         if self._fmt == "markup":
             raw = html_to_text(raw)
+        elif self._fmt == "markdown":
+            raw = html_to_text(markdown_rendered(raw))
         elif self._fmt == "text":
-            raw = decode_escapes(raw)
+            raw = decode_references(decode_escapes(raw))
         ids = self._index.text_ids(normalise(raw))
         is_line = ids == LINE_ID
         is_page = ids == PAGE_ID
@@ -187,3 +196,46 @@ class DocumentScan:
         tail = slice(max(0, len(ids) - self._index.max_width + 1), None)
         self._ids, self._lines, self._pages = ids[tail], lines[tail], pages[tail]
         self._offset = total - len(self._ids)
+
+
+class Readings:
+    """Several readings of one document fed together; their findings are merged.
+
+    A Markdown page is read as text and as rendered (``extract``); a file holding NUL
+    bytes also with them deleted (``scan``). A passage found by several readings is
+    reported once, with its longest match.
+    """
+
+    def __init__(self, scans: list[DocumentScan]) -> None:
+        self._scans = scans
+        self._stripped: list[DocumentScan] = []
+
+    @classmethod
+    def of(cls, index: LeakIndex, source: str, fmt: Format) -> Readings:
+        """The readings a format needs: Markdown also as text, every other format once."""
+        scans = [DocumentScan(index, source, fmt)]
+        if fmt == "markdown":
+            scans.append(DocumentScan(index, source, "text"))
+        return cls(scans)
+
+    def add_stripped(self, scan: DocumentScan) -> None:
+        """Also read the document with its NUL bytes deleted (see ``feed``)."""
+        self._stripped.append(scan)
+
+    def feed(self, piece: str, stripped: str = "") -> None:
+        """Feed the next piece of raw text to every reading, and ``stripped`` (the same
+        bytes decoded without their NUL bytes) to the readings added for it."""
+        for scan in self._scans:
+            scan.feed(piece)
+        for scan in self._stripped:
+            scan.feed(stripped)
+
+    def finish(self) -> list[Leak]:
+        """Every reading's leaks, one per place and secret, in report order."""
+        best: dict[tuple[int, int, str], Leak] = {}
+        for scan in self._scans + self._stripped:
+            for leak in scan.finish():
+                key = (leak.page or 0, leak.line or 0, leak.secret_key)
+                if key not in best or leak.tokens > best[key].tokens:
+                    best[key] = leak
+        return sorted(best.values(), key=Leak.sort_key)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.leaks import LeakIndex, scan_paths
+from generator.leaks import LeakIndex, scan_file, scan_paths
 from generator.leaks import scan as scan_module
 from tests.leaks.leak_samples import PROMPT
 
@@ -23,9 +23,9 @@ def test_each_copy_is_reported_and_scanned_once(
     scanned: list[str] = []
     real = scan_module._scan
 
-    def counting(index: LeakIndex, path: Path, label: str) -> object:
+    def counting(index: LeakIndex, path: Path, label: str, seen: object) -> object:
         scanned.append(label)
-        return real(index, path, label)
+        return real(index, path, label, seen)  # type: ignore[arg-type]
 
     monkeypatch.setattr(scan_module, "_scan", counting)
     leaks = scan_paths(index, [tmp_path], root=tmp_path)
@@ -38,7 +38,7 @@ def test_each_copy_is_reported_and_scanned_once(
     ]
     assert scanned == ["a/notes.md", "c/page.html", "c/same-size.md"]
     monkeypatch.undo()
-    alone = [leak for p in sorted(tmp_path.rglob("*.*")) for leak in index.scan_file(p)]
+    alone = [leak for p in sorted(tmp_path.rglob("*.*")) for leak in scan_file(index, p)]
     assert sorted(leak.sort_key() for leak in alone) == sorted(
         leak.sort_key() for leak in scan_paths(index, [p for p in tmp_path.rglob("*.*")])
     )

@@ -81,12 +81,21 @@ def test_safe_cut(buffer: str, markup: bool, expected: int) -> None:
 @pytest.mark.parametrize(
     ("name", "head", "expected"),
     [
-        ("a.pdf", b"", "pdf"),
+        # Content decides PDF and media, whatever the name.
+        ("a.pdf", b"", "text"),
+        ("a.pdf", b"plain text", "text"),
         ("a.dat", b"%PDF-1.7\n", "pdf"),
+        ("a.dat", b"\n" * 100 + b"%PDF-1.7\n", "pdf"),
         ("a.HTML", b"<html>", "markup"),
+        ("a.txt", b"  <!DOCTYPE html><html>", "markup"),
         ("a.svg", b"<svg>", "markup"),
-        ("a.png", b"\x89PNG", "binary"),
-        ("a.txt", b"ab\x00cd", "binary"),
+        ("a.png", b"\x89PNG\r\n\x1a\n\x00\x00", "media"),
+        ("a.bin", b"\xff\xd8\xff\xe0", "media"),
+        ("a.webp", b"RIFF\x00\x00\x00\x00WEBPVP8 ", "media"),
+        ("a.woff2", b"wOF2\x00\x01", "media"),
+        ("a.png", b"just text named like an image", "text"),
+        ("a.txt", b"ab\x00cd", "text"),
+        ("page.md", b"# Title", "markdown"),
         ("figures.json", b"{}", "text"),
     ],
 )

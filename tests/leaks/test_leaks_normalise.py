@@ -25,7 +25,11 @@ from generator.leaks.normalise import LINE, tokenize
         ("exam-\nple and exam-  \n  ple", "example and example"),
         ("snake_case **bold** `code`", "snake case bold code"),
         ("café naïve", "café naïve"),
-        ("العَرَبِيَّة العربية", "العربية العربية"),
+        # Harakat are dropped; alef and yeh are mapped to their UTS #39 skeletons.
+        ("العَرَبِيَّة العربية", "lلعربىة lلعربىة"),
+        ("раураl ΗΕLLΟ Ѕсrірt", "paypal hello script"),
+        ("in\u200evisible\u2063word\u202ebidi\u2066isolate\ufe0f", "invisiblewordbidiisolate"),
+        ("tag\U000e0041char hangul\u3164filler", "tagchar hangulfiller"),
     ],
 )
 def test_canonical_forms(text: str, expected: str) -> None:
@@ -34,8 +38,9 @@ def test_canonical_forms(text: str, expected: str) -> None:
 
 def test_scripts_without_spaces_give_one_token_per_character() -> None:
     assert tokens("中文测试，没有空格。") == ["中", "文", "测", "试", "没", "有", "空", "格"]
-    assert tokens("ひらがなカタカナ") == list("ひらがなカタカナ")
-    assert tokens("ภาษาไทย") == list("ภาษาไทย")
+    # Katakana カ and タ share their UTS #39 skeletons with the ideographs 力 and 夕.
+    assert tokens("ひらがなカタカナ") == list("ひらがな力夕力ナ")
+    assert tokens("ภาษาไทย") == [canonical(char) for char in "ภาษาไทย"]
     assert tokens("한국어 문장입니다") == ["한국어", "문장입니다"]
     assert tokens("mixed中文text") == ["mixed", "中", "文", "text"]
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from generator.errors import InputError
-from generator.leaks import LeakIndex
+from generator.leaks import LeakIndex, scan_file
 from tests.leaks.leak_samples import PROMPT, RESPONSE, SHORT, keys, minimal_pdf
 
 
@@ -35,7 +35,7 @@ def test_hyphenated_prompt_in_a_compressed_pdf_is_found(tmp_path: Path, index: L
     path = tmp_path / "leaderboard.pdf"
     path.write_bytes(minimal_pdf([["Vol 001 leaderboard", "sha256:0123"], lines]))
     assert b"ferry" not in path.read_bytes()
-    [leak] = index.scan_file(path)
+    [leak] = scan_file(index, path)
     assert (leak.secret_key, leak.whole, leak.page, leak.line) == ("item:h-0003", True, 2, None)
     assert str(leak) == (
         f"{path}: held-out prompt item:h-0003 appears on page 2 (the whole text, 316 characters)"
@@ -46,24 +46,24 @@ def test_leak_across_a_page_break_is_found(tmp_path: Path, index: LeakIndex) -> 
     lines = _broken_lines(RESPONSE, 40)
     path = tmp_path / "card.pdf"
     path.write_bytes(minimal_pdf([["Jury card", *lines[:3]], lines[3:]]))
-    [leak] = index.scan_file(path)
+    [leak] = scan_file(index, path)
     assert (leak.secret_key, leak.whole, leak.page) == ("draw:vol-001/acme-m1/h-0003/A/2", True, 1)
 
 
 def test_pdf_without_leaks_and_pdf_named_otherwise(tmp_path: Path, index: LeakIndex) -> None:
     clean = tmp_path / "clean.pdf"
     clean.write_bytes(minimal_pdf([["Nothing held out here."]]))
-    assert index.scan_file(clean) == []
+    assert scan_file(index, clean) == []
     disguised = tmp_path / "export.bin"
     disguised.write_bytes(minimal_pdf([[SHORT]]))
-    assert keys(index.scan_file(disguised)) == {"item:h-0009"}
+    assert keys(scan_file(index, disguised)) == {"item:h-0009"}
 
 
 def test_damaged_pdf_is_an_input_error(tmp_path: Path, index: LeakIndex) -> None:
     path = tmp_path / "broken.pdf"
     path.write_bytes(b"%PDF-1.4\nthis is not a pdf")
     with pytest.raises(InputError, match=r"broken\.pdf"):
-        index.scan_file(path)
+        scan_file(index, path)
 
 
 def test_weasyprint_pdf_with_css_hyphenation(tmp_path: Path, index: LeakIndex) -> None:
@@ -75,7 +75,7 @@ def test_weasyprint_pdf_with_css_hyphenation(tmp_path: Path, index: LeakIndex) -
     )
     path = tmp_path / "rendered.pdf"
     path.write_bytes(weasyprint.HTML(string=html).write_pdf())
-    leaks = index.scan_file(path)
+    leaks = scan_file(index, path)
     assert {(leak.secret_key, leak.whole) for leak in leaks} == {
         ("draw:vol-001/acme-m1/h-0003/A/2", True),
         ("item:h-0003", True),

@@ -7,7 +7,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.leaks import LeakConfig, LeakIndex, Secret, tokens
+from generator.leaks import LeakConfig, LeakIndex, Secret, scan_text, tokens
 
 CONFIG = LeakConfig()
 ALPHABET = "abcdefghijklmnopqrstuvwxyzéøßσжλ0123456789"
@@ -43,7 +43,7 @@ def test_any_substring_at_least_the_threshold_is_found(
     sep = rng.choice(SEPARATORS)
     doc = sep.join(noise[: len(noise) // 2]) + " | " + _shuffle_case(piece, rng) + " | "
     doc += sep.join(noise[len(noise) // 2 :])
-    leaks = index.scan_text(doc, "doc.txt")
+    leaks = scan_text(index, doc, "doc.txt")
     if complete >= CONFIG.window:
         assert any(leak.secret_key == "item:h-1" and leak.tokens >= complete for leak in leaks)
     if leaks:
@@ -61,7 +61,7 @@ def test_random_text_does_not_leak_random_secrets(seed: int) -> None:
     ]
     index = LeakIndex.build(secrets)
     doc = " ".join(rng.choices(vocab, k=4000))
-    assert index.scan_text(doc, "doc.txt") == []
+    assert scan_text(index, doc, "doc.txt") == []
 
 
 @settings(max_examples=60, deadline=None)
@@ -76,6 +76,6 @@ def test_cjk_substrings_of_threshold_length_are_found(
     index = LeakIndex.build([Secret("item:h-zh", "prompt", text)])
     start = cut.draw(st.integers(0, len(text) - CONFIG.window))
     end = cut.draw(st.integers(start + CONFIG.window, len(text)))
-    leaks = index.scan_text("前言：" + text[start:end] + "。结束", "zh.md")
+    leaks = scan_text(index, "前言：" + text[start:end] + "。结束", "zh.md")
     assert any(leak.tokens >= end - start for leak in leaks)
     assert len(tokens(text[start:end])) == end - start

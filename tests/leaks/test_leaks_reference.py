@@ -173,7 +173,8 @@ def _inert(char: str) -> bool:
         unicodedata.normalize("NFKC", char) == char
         and unicodedata.combining(char) == 0
         and not unicodedata.category(char).startswith(("M", "Cs"))
-        and char not in reference.INVISIBLE
+        and not reference.invisible(char)
+        and reference.skeleton(char) == char
         and not any(lo <= cp <= hi for lo, hi in ((0x1100, 0x11FF), (0xA960, 0xA97F)))
         and not 0xD7B0 <= cp <= 0xD7FF
     )

@@ -1,0 +1,115 @@
+"""The package's import graph: every module imports on its own, and there is no cycle.
+
+A cycle makes the import order of two modules decide which names exist, so a module that
+works when imported after another fails when imported first. The graph is read from the
+source: every import, including those deferred into functions (a deferred import only
+hides a cycle until the day someone moves it); ``TYPE_CHECKING`` blocks are excluded.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "generator"
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {_module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def _top_level_imports(path: Path, name: str) -> set[str]:
+    """Modules of the package that ``path`` imports, at import time or later."""
+    tree = ast.parse(path.read_text("utf-8"))
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            continue
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Import):
+                found.update(a.name for a in sub.names)
+            elif isinstance(sub, ast.ImportFrom):
+                base = sub.module or ""
+                if sub.level:
+                    anchor = package.rsplit(".", sub.level - 1)[0] if sub.level > 1 else package
+                    base = f"{anchor}.{base}" if base else anchor
+                found.add(base)
+                found.update(f"{base}.{a.name}" for a in sub.names)
+    return {m for m in found if m in MODULES and m != name}
+
+
+GRAPH = {name: _top_level_imports(path, name) for name, path in MODULES.items()}
+
+
+def _cycle() -> list[str] | None:
+    """One import cycle of the package, or None."""
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(GRAPH[node]):
+            # A package's own __init__ importing its submodules is not a cycle with them.
+            if node.startswith(f"{nxt}."):
+                continue
+            if state.get(nxt) == 1:
+                return [*stack[stack.index(nxt) :], nxt]
+            if nxt not in state and (found := visit(nxt)):
+                return found
+        stack.pop()
+        state[node] = 2
+        return None
+
+    for start in sorted(GRAPH):
+        if start not in state and (found := visit(start)):
+            return found
+    return None
+
+
+def test_the_package_has_no_import_cycle() -> None:
+    cycle = _cycle()
+    assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
+
+
+def test_the_cycle_finder_finds_a_cycle() -> None:
+    """The check above can fail: a made-up edge closing a loop is found."""
+    a, b = "generator.hashing", "generator.canonical"
+    saved = {a: set(GRAPH[a]), b: set(GRAPH[b])}
+    GRAPH[a].add(b)
+    GRAPH[b].add(a)
+    try:
+        assert _cycle() is not None
+    finally:
+        GRAPH.update(saved)
+
+
+def test_every_module_imports_on_its_own() -> None:
+    """Each module imported first, in a fresh interpreter (one interpreter per batch)."""
+    script = (
+        "import importlib, subprocess, sys\n"
+        "for name in sys.argv[1:]:\n"
+        "    done = subprocess.run([sys.executable, '-c', f'import {name}'],"
+        " capture_output=True, text=True)\n"
+        "    if done.returncode:\n"
+        "        print(name, done.stderr.strip().splitlines()[-1])\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, *sorted(MODULES)],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=PACKAGE.parent,
+        timeout=600,
+    )
+    if done.stdout.strip():
+        pytest.fail("modules that fail when imported first:\n" + done.stdout)
