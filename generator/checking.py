@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from generator.gates import GATES, GateContext, GateResult
-from generator.store import Bounds, Layout, load_volume
+from generator.store import Bounds, Layout, VolumeData, load_volume
 
 
 @dataclass(frozen=True)
@@ -43,6 +43,8 @@ def run_gates(
     bounds: Bounds | None = None,
     progress: Callable[[str], None] | None = None,
     options: dict[str, Any] | None = None,
+    data: VolumeData | None = None,
+    loaded: Mapping[str, VolumeData] | None = None,
 ) -> CheckReport:
     """Read ``volume`` once and run the named gates (all nine by default), collecting
     every finding before deciding.
@@ -52,10 +54,13 @@ def run_gates(
             bank is unreadable); any other problem becomes a preflight finding.
 
     ``options`` reach every gate through its context (``repo_root``: the git checkout
-    the inputs come from, when the layout is a staging copy).
+    the inputs come from, when the layout is a staging copy). ``data``: the volume as
+    already read for the gates (with the private store, leniently); ``loaded``: other
+    volumes already read in this run.
     """
-    data = load_volume(layout, volume, bounds=bounds, strict=False)
-    ctx = GateContext(data, dict(options or {}))
+    if data is None:
+        data = load_volume(layout, volume, bounds=bounds, strict=False)
+    ctx = GateContext(data, dict(options or {}), dict(loaded or {}))
     chosen = [g for g in GATES if names is None or g.NAME in names]
     results: dict[str, GateResult] = {}
     # The volume's rows (hundreds of thousands of tuples) live until the gates are done;

@@ -41,7 +41,7 @@ from generator.release import (
 )
 from generator.signing import load_private_key
 from generator.staging import plan, staging
-from generator.store import Layout
+from generator.store import Layout, VolumeData, load_volume
 
 Step = Callable[[str], None]
 SITE_STAMP = ".probepress-site.json"
@@ -116,8 +116,28 @@ def _verdicts(report: Any) -> dict[str, GateVerdict]:
     }
 
 
-def _gate(stage_layout: Layout, layout: Layout, volume: str, allow_dirty: bool) -> Any:
-    report = run_gates(stage_layout, volume, options={"repo_root": layout.root})
+def _read_public(layout: Layout, volumes: Sequence[str]) -> dict[str, VolumeData]:
+    """The volumes to publish, and the one before the first (for drift), each read once
+    without the private store: figures and pages are made from public files only."""
+    wanted = sorted(set(volumes))
+    if wanted:
+        before = figures.previous_volume(layout, wanted[0])
+        if before is not None:
+            wanted.insert(0, before)
+    return {v: load_volume(layout, v, private=False) for v in wanted}
+
+
+def _gate(
+    stage_layout: Layout,
+    layout: Layout,
+    data: VolumeData,
+    allow_dirty: bool,
+    loaded: dict[str, VolumeData],
+) -> Any:
+    volume = data.volume.id
+    report = run_gates(
+        stage_layout, volume, options={"repo_root": layout.root}, data=data, loaded=loaded
+    )
     blocking = []
     for result in report.results:
         for finding in result.errors():
@@ -241,18 +261,29 @@ def _publish(
     releases: list[Release] = []
     with staging(layout.root, layout.private) as stage:
         stage_layout = Layout.at(stage, layout.private, cache=layout.cache_dir or False)
+        public = _read_public(stage_layout, [v for v in volumes if not intact_now[v]])
         for volume in volumes:
             if not intact_now[volume]:
                 step(f"figures of {volume}")
-                figures.write(stage_layout, volume)
+                figures.write(stage_layout, volume, loaded=public)
                 step(f"frozen HTML and PDFs of {volume}")
-                render_volume(stage_layout, volume, jobs=jobs, pdf=True, progress=step, draft=draft)
+                render_volume(
+                    stage_layout,
+                    volume,
+                    jobs=jobs,
+                    pdf=True,
+                    progress=step,
+                    draft=draft,
+                    data=public[volume],
+                )
         step("downloads")
         shown = tuple(volumes) if draft else ()
         build_site(stage_layout, build=False, drafts=shown)
+        gated: dict[str, VolumeData] = {}
         for volume in volumes:
             step(f"gates of {volume}")
-            report = _gate(stage_layout, layout, volume, allow_dirty)
+            gated[volume] = load_volume(stage_layout, volume, strict=False)
+            report = _gate(stage_layout, layout, gated[volume], allow_dirty, public)
             kept = previous[volume]
             if intact_now[volume] and kept is not None:
                 if key is not None:  # re-signed (deterministic: unchanged bytes if it was)
@@ -281,7 +312,7 @@ def _publish(
         manifest = site_manifest(stage)
         write_manifest(stage, sign(manifest, key) if key is not None else manifest)
         step("holdout scan of the built site")
-        _gate_site(stage_layout, layout, volumes[0])  # the scan covers every volume
+        _gate_site(stage_layout, layout, gated[volumes[0]])  # the scan covers every volume
         todo = plan(layout.root, stage)
         step("moving into place")
         commit(layout.root, stage, todo)
@@ -294,8 +325,11 @@ def _publish(
     )
 
 
-def _gate_site(stage_layout: Layout, layout: Layout, volume: str) -> None:
-    report = run_gates(stage_layout, volume, ["holdout"], options={"repo_root": layout.root})
+def _gate_site(stage_layout: Layout, layout: Layout, data: VolumeData) -> None:
+    volume = data.volume.id
+    report = run_gates(
+        stage_layout, volume, ["holdout"], options={"repo_root": layout.root}, data=data
+    )
     if not report.passed:
         findings = [f for r in report.results for f in r.errors()]
         raise CheckFailed(

@@ -66,18 +66,41 @@ def leftovers(root: Path) -> list[str]:
     return sorted(p.name for p in root.glob(".probepress-*") if p.name != LOCK_FILE)
 
 
+VOLUME_READS: list[str] = []
+"""Every volume the module's publish read (``load_volume`` reads a volume's bundles
+through ``_bundle_owners`` exactly once per call)."""
+
+
 @pytest.fixture(scope="module")
 def published(example_src: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Both example volumes published and committed (built once for this module)."""
     from click.testing import CliRunner
 
+    import generator.store.volume as store_volume
     from generator.cli import main
 
     root = publication_root(example_src, tmp_path_factory.mktemp("pub") / "root")
-    result = CliRunner().invoke(main, ["--root", str(root), "publish", *VOLUMES])
+    real = store_volume._bundle_owners
+
+    def counted(layout, volume, bounds, problems):  # type: ignore[no-untyped-def]
+        VOLUME_READS.append(volume.id)
+        return real(layout, volume, bounds, problems)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(store_volume, "_bundle_owners", counted)
+        result = CliRunner().invoke(main, ["--root", str(root), "publish", *VOLUMES])
     assert result.exit_code == 0, result.output
     git_commit_all(root, "publish")
     return root
+
+
+def test_publish_reads_each_volume_once_for_pages_and_once_for_the_gates(
+    published: Path,
+) -> None:
+    """Figures, pages and the publishing gate's recomputation share one public reading
+    of each volume (the previous volume's included); the gates, both before and after the
+    site build, share one reading with the private store."""
+    assert sorted(VOLUME_READS) == ["vol-001", "vol-001", "vol-002", "vol-002"]
 
 
 @pytest.fixture

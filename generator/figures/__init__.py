@@ -7,6 +7,7 @@ recomputes without writing and names every figure whose sources or value changed
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -75,20 +76,39 @@ def previous_volume(layout: Layout, volume: str) -> str | None:
     return earlier[-1] if earlier else None
 
 
+Loaded = Mapping[str, VolumeData]
+"""Volumes already read in this run, by id: a run reads each volume once and hands it on."""
+
+
+def _read(layout: Layout, volume: str, bounds: Bounds | None, loaded: Loaded) -> VolumeData:
+    known = loaded.get(volume)
+    if known is not None and not known.problems:
+        return known
+    return load_volume(layout, volume, bounds=bounds, private=False)
+
+
 def compute(
-    layout: Layout, volume: str, bounds: Bounds | None = None, data: VolumeData | None = None
+    layout: Layout,
+    volume: str,
+    bounds: Bounds | None = None,
+    data: VolumeData | None = None,
+    loaded: Loaded | None = None,
 ) -> dict[str, Figure]:
     """Every figure of ``volume``, by id (needs a volume that reads without problems).
 
-    ``data`` may pass the volume already read (the gates read it once for all nine).
+    ``data`` may pass the volume already read (the gates read it once for all nine) and
+    ``loaded`` other volumes already read (the previous volume, for drift); anything not
+    passed is read here.
     """
     from generator.figures.volume import VolumeFigures  # the statistics stack, when used
 
-    if data is None or data.problems:
-        data = load_volume(layout, volume, bounds=bounds, private=False)
+    known = dict(loaded or {})
+    if data is not None:
+        known[volume] = data
+    current = _read(layout, volume, bounds, known)
     prev_id = previous_volume(layout, volume)
-    prev = load_volume(layout, prev_id, bounds=bounds, private=False) if prev_id else None
-    return dict(sorted(VolumeFigures(data, prev).compute().figures.items()))
+    prev = _read(layout, prev_id, bounds, known) if prev_id else None
+    return dict(sorted(VolumeFigures(current, prev).compute().figures.items()))
 
 
 def _registered(layout: Layout, volume: str) -> dict[str, Figure]:
@@ -107,9 +127,11 @@ def render(registry: Registry) -> str:
     return dumps(registry.model_dump(mode="json"))
 
 
-def write(layout: Layout, volume: str, bounds: Bounds | None = None) -> tuple[int, bool]:
+def write(
+    layout: Layout, volume: str, bounds: Bounds | None = None, loaded: Loaded | None = None
+) -> tuple[int, bool]:
     """Recompute ``volume`` and write the registry; return (figures, changed)."""
-    figures = compute(layout, volume, bounds)
+    figures = compute(layout, volume, bounds, loaded=loaded)
     return len(figures), write_text(
         registry_path(layout), render(merged(layout, volume, figures)), layout.root
     )
@@ -127,7 +149,11 @@ class Mismatch:
 
 
 def verify(
-    layout: Layout, volume: str, bounds: Bounds | None = None, data: VolumeData | None = None
+    layout: Layout,
+    volume: str,
+    bounds: Bounds | None = None,
+    data: VolumeData | None = None,
+    loaded: Loaded | None = None,
 ) -> list[Mismatch]:
     """Recompute ``volume`` and compare with the registry, writing nothing.
 
@@ -157,7 +183,7 @@ def verify(
                 )
                 out.append(Mismatch(fid, f"source {src.path} {what}"))
     try:
-        fresh = compute(layout, volume, bounds, data)
+        fresh = compute(layout, volume, bounds, data, loaded)
     except InputError as exc:
         out.append(Mismatch(volume, f"cannot recompute: {exc.render(5)}"))
         return out

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -109,6 +109,8 @@ class GateContext:
 
     data: VolumeData
     options: dict[str, Any] = field(default_factory=dict)
+    volumes: Mapping[str, VolumeData] = field(default_factory=dict)
+    """Other volumes this run has already read, by id (the previous one, for drift)."""
 
     @property
     def layout(self) -> Layout:

@@ -113,7 +113,7 @@ def _recompute(ctx: GateContext, out: Findings) -> None:
             f"run `probepress figures {volume}`",
         )
         return
-    for mismatch in figures.verify(ctx.layout, volume, data=ctx.data):
+    for mismatch in figures.verify(ctx.layout, volume, data=ctx.data, loaded=ctx.volumes):
         out.add(
             "figure-mismatch",
             "figures/figures.json",

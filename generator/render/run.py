@@ -194,6 +194,7 @@ def render_volume(
     pdf: bool = True,
     progress: Progress | None = None,
     draft: bool = False,
+    data: VolumeData | None = None,
 ) -> RenderResult:
     """Render ``volume``'s frozen HTML pages and PDFs and register their fingerprints.
 
@@ -205,6 +206,8 @@ def render_volume(
         progress: Called with each file's path as it is done.
         draft: Watermark every page and PDF page DRAFT and register nothing (a draft is
             not a publication; a registered volume still refuses to change).
+        data: The volume as already read without the private store (a renderer never
+            sees held-out text); read here when not given.
 
     Returns:
         What was rendered and written.
@@ -215,7 +218,8 @@ def render_volume(
             unknown figure.
         CheckFailed: The volume is registered and a frozen file would change.
     """
-    data = load_volume(layout, volume, private=False)
+    if data is None or data.problems or data.bank.private:
+        data = load_volume(layout, volume, private=False)
     figures = _figures(layout, volume)
     started = time.perf_counter()
     pages = render_pages(data, figures, provenance(data, GENERATOR), progress, draft=draft)
