@@ -53,6 +53,10 @@ class Record(Part):
     """Base of every file format (a whole file, or one JSONL line): versioned."""
 
     supported_schema_version: ClassVar[int] = SCHEMA_VERSION
+    oldest_schema_version: ClassVar[int] = 1
+    """Older versions are refused: a format whose old shape is unsafe (e.g. plain digests
+    of held-out text) raises this and says why in ``older_schema_note``."""
+    older_schema_note: ClassVar[str] = ""
 
     schema_version: int = Field(default=SCHEMA_VERSION, ge=1)
     """Version of this file format. Readers refuse versions newer than they know."""
@@ -65,6 +69,11 @@ class Record(Part):
                 f"schema_version {value} is newer than this probepress reads "
                 f"({cls.supported_schema_version}); upgrade probepress"
             )
+        if value < cls.oldest_schema_version:
+            raise ValueError(
+                f"schema_version {value} is an old format that this probepress refuses "
+                f"(it reads {cls.supported_schema_version}){cls.older_schema_note}"
+            )
         return value
 
 
@@ -73,10 +82,11 @@ def json_validator(model: type[BaseModel]) -> SchemaValidator:
     """A validator that accepts exactly the JSON ``model`` accepts, into the same objects,
     with less Python per record; use it to accept, never to explain a refusal.
 
-    ``schema_version``'s "not newer" check becomes a ``le`` bound evaluated in
-    pydantic-core: the same values pass and fail, without a Python call per record, but the
-    message differs — so a reader that gets a ``ValidationError`` from this validator asks
-    ``model`` itself for the errors it reports. The model and its JSON Schema are unchanged.
+    ``schema_version``'s "not newer" and "not older" checks become ``le`` and ``ge`` bounds
+    evaluated in pydantic-core: the same values pass and fail, without a Python call per
+    record, but the message differs — so a reader that gets a ``ValidationError`` from this
+    validator asks ``model`` itself for the errors it reports. The model and its JSON
+    Schema are unchanged.
     """
     validator = model.__pydantic_validator__
     if not isinstance(validator, SchemaValidator):  # wrapped by a pydantic plugin: keep it
@@ -101,7 +111,12 @@ def _core_bounds(node: Any) -> Any:
     inner: dict[str, Any] = node.get("schema", {})
     if getattr(check, "__func__", None) is _NOT_NEWER and inner.get("type") == "int":
         newest = check.__self__.supported_schema_version
-        return {**_core_bounds(inner), "le": min(inner.get("le", newest), newest)}
+        oldest = check.__self__.oldest_schema_version
+        bounds = {
+            "le": min(inner.get("le", newest), newest),
+            "ge": max(inner.get("ge", 1), oldest),
+        }
+        return {**_core_bounds(inner), **bounds}
     return {key: _core_bounds(value) for key, value in node.items()}
 
 
