@@ -15,10 +15,12 @@ So nothing public ever carries a plain digest of held-out text. Instead:
 - **A commitment**: ``HMAC-SHA256(K_item, label + "\\0" + canonical JSON)``, written
   ``hmac-sha256:<hex>``. Labels separate the domains (``probepress/prompt/v1``,
   ``probepress/criterion/v1``, ``probepress/response/v1``) so one text can never stand in
-  for another kind. The payload is canonical JSON (sorted keys, compact), so its encoding
-  is unambiguous. A response's payload also binds its draw — volume, candidate, item,
-  half, draw — so two identical answers get unrelated commitments and nobody learns that
-  two candidates said the same thing.
+  for another kind. The payload is canonical JSON (sorted keys, compact, a final newline;
+  fields that are null are left out, as in the files), so its encoding is unambiguous:
+  the prompt (a string or a list of messages); ``{"check", "pass_criterion"}`` (check
+  null for Tier 1); ``{"candidate", "draw", "half", "item", "text", "volume"}`` for a
+  response, which binds its draw, so two identical answers get unrelated commitments and
+  nobody learns that two candidates said the same thing.
 
 Without ``K_item`` a commitment is indistinguishable from random (hiding); with it, no
 other text gives the same value (binding: HMAC-SHA256 collisions are infeasible), so the
@@ -50,6 +52,8 @@ PROMPT_LABEL = "probepress/prompt/v1"
 CRITERION_LABEL = "probepress/criterion/v1"
 RESPONSE_LABEL = "probepress/response/v1"
 DEMO_LABEL = b"probepress/demo-secret/v1"
+TEXT_FIELDS = {"prompt", "pass_criterion", "check"}
+"""An item's text, committed to as JSON the way files hold it (no null fields)."""
 COMMITTED = ("prompt_commitment", "criterion_commitment")
 """The fields of a held-out index entry that are commitments."""
 
@@ -164,7 +168,7 @@ def response_commitment(
 
 def item_commitments(key: bytes, item: BankItem) -> dict[str, str]:
     """The index entry's commitments of a full item, by field name."""
-    data = item.model_dump(mode="json", include={"prompt", "pass_criterion", "check"})
+    data = item.model_dump(mode="json", include=TEXT_FIELDS, exclude_none=True)
     return {
         "prompt_commitment": prompt_commitment(key, data["prompt"]),
         "criterion_commitment": criterion_commitment(

@@ -24,6 +24,7 @@ from generator.models.bank import HeldOutEntry
 from generator.models.disclosure import DisclosedResponse, Disclosure
 from generator.models.records import Draw, PrivateResponse
 from generator.store.bank import load_bank, require
+from generator.store.bundle import PrivateText
 from generator.store.jsonl import Bounds, Problems, iter_jsonl, load_document
 from generator.store.paths import Layout
 
@@ -76,15 +77,15 @@ def published_responses(
 
 def _private_responses(
     layout: Layout, item: str, wanted: set[DrawId], bounds: Bounds, problems: Problems
-) -> dict[DrawId, str]:
-    """The private texts of the ``wanted`` responses to ``item``."""
-    texts: dict[DrawId, str] = {}
+) -> dict[DrawId, PrivateText]:
+    """The private texts of the ``wanted`` responses to ``item``, with their lines."""
+    texts: dict[DrawId, PrivateText] = {}
     for volume, slug in sorted({(v, s) for v, s, _, _ in wanted}):
         path = layout.private_responses(volume, slug)
-        for _, rec in iter_jsonl(path, PrivateResponse, str(path), problems, bounds):
+        for line, rec in iter_jsonl(path, PrivateResponse, str(path), problems, bounds):
             key = (volume, slug, rec.half, rec.draw)
             if rec.item == item and key in wanted:
-                texts[key] = rec.text
+                texts[key] = PrivateText(str(path), line, rec.text)
     return texts
 
 
@@ -111,17 +112,20 @@ def disclose(layout: Layout, item: str, bounds: Bounds | None = None) -> Disclos
     texts = _private_responses(layout, item, set(published), bounds, problems)
     responses = []
     for (volume, slug, half, draw), found in sorted(published.items()):
-        text = texts.get((volume, slug, half, draw))
-        if text is None:
+        private = texts.get((volume, slug, half, draw))
+        if private is None:
             message = "held-out response is missing from the private store"
             problems.add(found.shown, found.line, "private-missing", message)
             continue
+        text = private.text
         if commitments.response_commitment(key, volume, slug, item, half, draw, text) != (
             found.commitment
         ):
-            problems.add(
-                found.shown, found.line, "private-commitment", "private response does not match"
+            message = (
+                f"response to {item} {half}{draw} does not match the response_commitment of "
+                f"{found.shown}:{found.line} under the bank secret"
             )
+            problems.add(private.path, private.line, "private-commitment", message)
             continue
         responses.append(
             DisclosedResponse(
@@ -134,7 +138,7 @@ def disclose(layout: Layout, item: str, bounds: Bounds | None = None) -> Disclos
             )
         )
     require(problems, f"the responses to {item}")
-    data = full.model_dump(mode="json", include={"prompt", "pass_criterion", "check"})
+    data = full.model_dump(mode="json", include=commitments.TEXT_FIELDS, exclude_none=True)
     return Disclosure.model_validate(
         {
             **data,
@@ -160,7 +164,7 @@ def _check_texts(
     d: Disclosure, key: bytes, shown: str, out: Problems, entry: HeldOutEntry | None
 ) -> None:
     """Recompute the item's two commitments; compare with the disclosure and the index."""
-    dumped = d.model_dump(mode="json", include={"prompt", "pass_criterion", "check"})
+    dumped = d.model_dump(mode="json", include=commitments.TEXT_FIELDS, exclude_none=True)
     found = {
         "prompt_commitment": commitments.prompt_commitment(key, dumped["prompt"]),
         "criterion_commitment": commitments.criterion_commitment(

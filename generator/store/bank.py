@@ -43,6 +43,8 @@ class Bank:
     private: dict[str, BankItem] = field(default_factory=dict)
     keys: dict[str, bytes] = field(default_factory=dict)
     """``K_item`` of each held-out item, once the private store was read (never public)."""
+    index_lines: dict[str, int] = field(default_factory=dict)
+    """Line of each held-out item in the index (for messages)."""
 
     def meta(self, item_id: str) -> ItemMeta:
         """Metadata of any item, public or held out."""
@@ -137,6 +139,7 @@ def load_bank(layout: Layout, bounds: Bounds, problems: Problems, *, private: bo
                 bank.public[record.id] = record
             else:
                 bank.heldout[record.id] = record
+                bank.index_lines[record.id] = line
     retired_ok = set(seen)
     for version in manifest.versions:
         for item in version.retired:
@@ -194,12 +197,13 @@ def load_private_items(layout: Layout, bank: Bank, bounds: Bounds, problems: Pro
         found = commitments.item_commitments(key, item)
         wrong = [name for name in commitments.COMMITTED if found[name] != getattr(entry, name)]
         if wrong:
+            index = f"{layout.rel(layout.heldout_index)}:{bank.index_lines[item.id]}"
             problems.add(
                 shown,
                 line,
                 "private-commitment",
-                f"{item.id}: {' and '.join(wrong)} of {layout.rel(layout.heldout_index)} "
-                "do not match this text under the bank secret",
+                f"{item.id}: {' and '.join(wrong)} of {index} "
+                f"{'does' if len(wrong) == 1 else 'do'} not match this text under the bank secret",
                 "restore the private store (or the index) that was published together",
             )
             continue
