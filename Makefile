@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-stamp
 # Debian packages the browser and PDF tests need; installed here so no step is manual.
 SYSTEM_PACKAGES := chromium poppler-utils
 
-.PHONY: venv demo test lint typecheck pytest bench system-deps clean
+.PHONY: venv demo example test lint typecheck pytest bench system-deps clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,25 @@ demo: venv
 	$(BIN)/probepress demo
 	$(BIN)/probepress demo --check
 	$(BIN)/probepress publish vol-001 vol-002
+
+# Regenerate the committed example from scratch after a change of its formats: published
+# outputs are frozen (a published volume whose inputs changed is refused, an erratum is a
+# new volume), so the old ones are removed first. Two commits: the inputs (publish needs a
+# clean tree and records that commit), then the publication.
+example: venv
+	git diff --quiet && git diff --cached --quiet || { echo "commit or stash first"; exit 1; }
+	rm -rf site_src/volumes/vol-* figures/*.json
+	find site_src/downloads -mindepth 1 -not -path 'site_src/downloads/schemas*' -delete
+	$(BIN)/probepress schema
+	$(BIN)/probepress demo
+	git add -A bank bundles figures site_src
+	git commit -q -m "Example: regenerated inputs (probepress demo; old outputs removed)"
+	$(BIN)/probepress publish vol-001 vol-002
+	git add -A bank bundles figures site_src
+	git commit -q -m "Example: regenerated publication (probepress publish vol-001 vol-002)"
+	$(BIN)/probepress demo --check
+	$(MAKE) demo
+	test -z "$$(git status --porcelain)"
 
 lint: venv
 	$(BIN)/ruff check .

@@ -589,3 +589,56 @@ def verify(
         )
     err.print(report.summary(), markup=False)
     ctx.exit(report.exit_code)
+
+
+@main.command(epilog=EPILOG)
+@click.argument("item", required=False)
+@click.option(
+    "--out",
+    "out_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the disclosure here instead of stdout.",
+)
+@click.option(
+    "--check",
+    "check_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Check this disclosure against the published index and draws (no private store).",
+)
+@pass_state
+def disclose(
+    state: State, item: str | None, out_file: Path | None, check_file: Path | None
+) -> None:
+    """Open one held-out ITEM's commitments: its key, texts and responses, as JSON.
+
+    The disclosure reveals ITEM only, never the bank secret or another item. With
+    --check FILE, anyone recomputes every commitment from a disclosure and compares it
+    with the published index and draws under --root (a checkout or a site's downloads/).
+    """
+    from generator import disclosure
+    from generator.canonical import dumps, write_bytes
+
+    if (item is None) == (check_file is None) or (check_file is not None and out_file):
+        raise UsageError("give ITEM [--out FILE] to disclose, or --check FILE to check")
+    if check_file is not None:
+        report = disclosure.check_disclosure(state.layout, check_file, state.bounds)
+        if report.problems:
+            raise CheckFailed(f"disclosure of {report.item} does not match:", report.problems)
+        err.print(
+            f"disclosure of {report.item} matches the published commitments "
+            f"({report.texts} texts, {report.responses} responses)",
+            markup=False,
+        )
+        return
+    assert item is not None
+    opened = disclosure.disclose(state.layout, item, state.bounds)
+    text = dumps(opened.model_dump(mode="json", exclude_none=True))
+    if out_file is None:
+        click.echo(text, nl=False)
+    else:
+        write_bytes(out_file, text.encode("utf-8"))
+    err.print(
+        f"disclosed {item}: its key, texts and {len(opened.responses)} responses; the bank "
+        "secret and every other item stay closed",
+        markup=False,
+    )

@@ -16,7 +16,7 @@ from typing import Any
 
 import yaml
 
-from generator import confine
+from generator import commitments, confine
 from generator.canonical import dumps, dumps_line, write_bytes
 from generator.demo.bank import DemoItem, build_bank
 from generator.demo.simulate import seat_jury, simulate_bundle
@@ -41,6 +41,8 @@ class DemoOutput:
 
     public: Files
     private: Files
+    secret: bytes
+    """The bank secret the commitments were made under (stored by ``write``)."""
 
 
 def _jsonl(model: type[Record], rows: list[dict[str, Any]]) -> bytes:
@@ -120,6 +122,8 @@ def _volume_items(spec: DemoSpec, items: list[DemoItem], version: str) -> list[D
 def build(spec: DemoSpec = EXAMPLE, progress: Progress | None = None) -> DemoOutput:
     """Every file of the example, in memory."""
     manifest, items = build_bank(spec)
+    secret = commitments.demo_secret(spec.seed)
+    keys = {d.item.id: commitments.item_key(secret, d.item.id) for d in items if d.heldout}
     public: Files = {
         "bank/bank.yaml": _yaml(manifest.model_dump(mode="json", exclude_none=True), spec.seed),
         "bank/public.jsonl": _jsonl(
@@ -127,7 +131,11 @@ def build(spec: DemoSpec = EXAMPLE, progress: Progress | None = None) -> DemoOut
         ),
         "bank/heldout_index.jsonl": _jsonl(
             HeldOutEntry,
-            [d.item.meta().model_dump(mode="json") for d in items if d.heldout],
+            [
+                commitments.heldout_entry(d.item, secret).model_dump(mode="json")
+                for d in items
+                if d.heldout
+            ],
         ),
     }
     private: Files = {
@@ -153,7 +161,7 @@ def build(spec: DemoSpec = EXAMPLE, progress: Progress | None = None) -> DemoOut
                 progress(f"{vol.id}/{slug}")
             seating = seat_jury(spec.jury, cand)
             run_date = run_dates[cand.api]
-            lines = simulate_bundle(spec, vol, cand, slug, vol_items, seating, run_date)
+            lines = simulate_bundle(spec, vol, cand, slug, vol_items, seating, run_date, keys)
             files = {
                 "draws.jsonl": _jsonl(Draw, lines.draws),
                 "verdicts.jsonl": _jsonl(Verdict, lines.verdicts),
@@ -199,7 +207,7 @@ def build(spec: DemoSpec = EXAMPLE, progress: Progress | None = None) -> DemoOut
             for name, data in files.items():
                 public[f"{base}/{name}"] = data
             private[f"responses/{vol.id}/{slug}.jsonl"] = _jsonl(PrivateResponse, lines.private)
-    return DemoOutput(public=public, private=private)
+    return DemoOutput(public=public, private=private, secret=secret)
 
 
 def _owned(root: Path) -> list[Path]:
@@ -213,8 +221,13 @@ def _owned(root: Path) -> list[Path]:
 
 
 def write(output: DemoOutput, layout: Layout) -> list[str]:
-    """Write the example into ``layout``; return the paths that changed."""
+    """Write the example into ``layout``; return the paths that changed.
+
+    Raises:
+        InputError: The private store holds another bank's secret (nothing is written).
+    """
     changed: list[str] = []
+    commitments.write_secret(layout, output.secret)
     wanted = {layout.root / rel for rel in output.public}
     for stale in sorted(_owned(layout.root)):
         if stale not in wanted:

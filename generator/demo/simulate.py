@@ -11,14 +11,15 @@ from __future__ import annotations
 import datetime as dt
 import math
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from generator.checks import run_check
+from generator.commitments import response_commitment
 from generator.demo import heldout
 from generator.demo.bank import DemoItem
 from generator.demo.spec import CandidateSpec, DemoSpec, JudgeSpec, JurySpec, VolumeSpec
-from generator.hashing import sha256_text
 from generator.sampling import Eligible, panel_sample
 
 
@@ -119,8 +120,12 @@ def simulate_bundle(
     items: list[DemoItem],
     seating: Seating,
     run_date: dt.date,
+    keys: Mapping[str, bytes],
 ) -> BundleLines:
-    """Every line of one candidate's bundle, deterministic for the spec's seed."""
+    """Every line of one candidate's bundle, deterministic for the spec's seed.
+
+    ``keys``: ``K_item`` of each held-out item, to commit to its responses.
+    """
     rng = random.Random(f"{spec.seed}:{vol.id}:{slug}")
     out = BundleLines()
     eligible: list[Eligible] = []
@@ -147,7 +152,9 @@ def simulate_bundle(
                 draw.update(
                     attempts=attempts,
                     response=None if demo.heldout else text,
-                    response_sha256=sha256_text(text)
+                    response_commitment=response_commitment(
+                        keys[item.id], vol.id, slug, item.id, half, n, text
+                    )
                     if demo.heldout and text is not None
                     else None,
                     finish_reason=None

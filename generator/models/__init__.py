@@ -3,6 +3,7 @@
 from generator.models.bank import BankItem, BankManifest, HeldOutEntry
 from generator.models.base import SCHEMA_VERSION, Record, slugify, version_slug
 from generator.models.bundle import BundleManifest
+from generator.models.disclosure import Disclosure
 from generator.models.figures import Registry
 from generator.models.records import Draw, PanelVote, PrivateResponse, Qualification, Verdict
 from generator.models.release import Release, ReleaseLedger, SiteManifest, TrustPolicy
@@ -25,6 +26,7 @@ FORMATS: dict[str, type[Record]] = {
     "release-ledger": ReleaseLedger,
     "trust-policy": TrustPolicy,
     "private-response": PrivateResponse,
+    "disclosure": Disclosure,
 }
 
 __all__ = [
@@ -33,6 +35,7 @@ __all__ = [
     "BankItem",
     "BankManifest",
     "BundleManifest",
+    "Disclosure",
     "Draw",
     "HeldOutEntry",
     "PanelVote",

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Final, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, StringConstraints, model_validator
 
 from generator.models.base import ItemId, Name, Part, Record, Sha256, Slug, VersionId
 
@@ -85,8 +85,6 @@ class ItemMeta(Record):
     """Review history, oldest first; its last step's status equals ``status``."""
     sources: list[Annotated[str, Field(max_length=500)]] = []
     """Where the probe idea or its facts come from."""
-    text_sha256: Sha256
-    """SHA-256 of the canonical text (prompt, criterion, check): frozen for core items."""
 
     @model_validator(mode="after")
     def _history_matches(self) -> ItemMeta:
@@ -106,6 +104,11 @@ class ItemMeta(Record):
 class BankItem(ItemMeta):
     """A whole probe: one line of a public bank JSONL, or of the private held-out store."""
 
+    text_sha256: Sha256
+    """SHA-256 of the canonical text (prompt, criterion, check): frozen for core items.
+    Public items only publish it; a held-out item's index entry carries keyed
+    commitments instead (``HeldOutEntry``), because a plain digest of a short text can be
+    brute-forced."""
     prompt: str | list[Message]
     """The question: plain text or chat messages."""
     pass_criterion: Annotated[str, Field(min_length=1, max_length=4_000)]
@@ -121,15 +124,35 @@ class BankItem(ItemMeta):
             raise ValueError("a Tier 1 item is graded by a model and takes no check")
         return self
 
-    def meta(self) -> HeldOutEntry:
-        """The item without its text: what the held-out index keeps."""
-        return HeldOutEntry.model_validate(
-            self.model_dump(exclude={"prompt", "pass_criterion", "check"})
-        )
+
+COMMITMENT_SCHEME: Final = "hmac-sha256"
+Commitment = Annotated[str, StringConstraints(pattern=r"^hmac-sha256:[0-9a-f]{64}$")]
+"""A keyed commitment ``hmac-sha256:<hex>`` to a held-out text (``generator.commitments``):
+testable only with the item's key, which only the private store can derive."""
+
+HELDOUT_SCHEMA_VERSION = 2
+"""Version 1 carried ``text_sha256``, a plain SHA-256 of the held-out text."""
 
 
 class HeldOutEntry(ItemMeta):
-    """One line of ``bank/heldout_index.jsonl``: a held-out item's metadata and text hash."""
+    """One line of ``bank/heldout_index.jsonl``: a held-out item's metadata and keyed
+    commitments to its text (never a plain digest of it)."""
+
+    supported_schema_version: ClassVar[int] = HELDOUT_SCHEMA_VERSION
+    oldest_schema_version: ClassVar[int] = HELDOUT_SCHEMA_VERSION
+    older_schema_note: ClassVar[str] = (
+        ": its text_sha256 is a plain SHA-256 of held-out text, which anyone can test "
+        "guesses against; rewrite the index with prompt_commitment and criterion_commitment "
+        "(`probepress demo` for the example)"
+    )
+
+    schema_version: int = Field(default=HELDOUT_SCHEMA_VERSION, ge=1)
+    """Version of this file format (2: keyed commitments). Version 1 is refused."""
+    prompt_commitment: Commitment
+    """HMAC-SHA256 under the item's key of the canonical prompt (``hmac-sha256:<hex>``);
+    frozen for core items."""
+    criterion_commitment: Commitment
+    """HMAC-SHA256 under the item's key of the canonical pass criterion and check."""
 
 
 class Category(Part):

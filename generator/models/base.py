@@ -70,6 +70,10 @@ class Record(Part):
     """Base of every file format (a whole file, or one JSONL line): versioned."""
 
     supported_schema_version: ClassVar[int] = SCHEMA_VERSION
+    oldest_schema_version: ClassVar[int] = 1
+    """Older versions are refused: a format whose old shape is unsafe (e.g. plain digests
+    of held-out text) raises this and says why in ``older_schema_note``."""
+    older_schema_note: ClassVar[str] = ""
 
     schema_version: int = Field(default=SCHEMA_VERSION, ge=1)
     """Version of this file format. Readers refuse versions newer than they know."""
@@ -82,6 +86,11 @@ class Record(Part):
                 f"schema_version {value} is newer than this probepress reads "
                 f"({cls.supported_schema_version}); upgrade probepress"
             )
+        if value < cls.oldest_schema_version:
+            raise ValueError(
+                f"schema_version {value} is an old format that this probepress refuses "
+                f"(it reads {cls.supported_schema_version}){cls.older_schema_note}"
+            )
         return value
 
 
@@ -92,10 +101,11 @@ def json_validator(model: type[BaseModel]) -> SchemaValidator:
 
     Integers without bounds get 64-bit ones (a line with a larger one is read again the
     careful way, which refuses integers over ``store.strict.MAX_INT_DIGITS`` digits).
-    ``schema_version``'s "not newer" check becomes a ``le`` bound evaluated in
-    pydantic-core: the same values pass and fail, without a Python call per record, but the
-    message differs — so a reader that gets a ``ValidationError`` from this validator asks
-    ``model`` itself for the errors it reports. The model and its JSON Schema are unchanged.
+    ``schema_version``'s "not newer" and "not older" checks become ``le`` and ``ge`` bounds
+    evaluated in pydantic-core: the same values pass and fail, without a Python call per
+    record, but the message differs — so a reader that gets a ``ValidationError`` from this
+    validator asks ``model`` itself for the errors it reports. The model and its JSON
+    Schema are unchanged.
     """
     validator = model.__pydantic_validator__
     if not isinstance(validator, SchemaValidator):  # wrapped by a pydantic plugin: keep it
@@ -120,7 +130,12 @@ def _core_bounds(node: Any) -> Any:
     inner: dict[str, Any] = node.get("schema", {})
     if getattr(check, "__func__", None) is _NOT_NEWER and inner.get("type") == "int":
         newest = check.__self__.supported_schema_version
-        return {**_core_bounds(inner), "le": min(inner.get("le", newest), newest)}
+        oldest = check.__self__.oldest_schema_version
+        bounds = {
+            "le": min(inner.get("le", newest), newest),
+            "ge": max(inner.get("ge", 1), oldest),
+        }
+        return {**_core_bounds(inner), **bounds}
     if node.get("type") == "int":
         # A huge integer goes the careful way, which names the integer-length bound.
         return {"le": _INT64_MAX, "ge": -_INT64_MAX - 1, **node}

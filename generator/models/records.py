@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, model_validator
 
-from generator.models.base import ItemId, Name, Part, Record, Sha256, Slug
+from generator.models.bank import Commitment
+from generator.models.base import ItemId, Name, Part, Record, Slug
 from generator.models.volume import AttemptStatus
 
 Half = Annotated[str, Field(pattern=r"^[A-Z]$")]
 DrawIndex = Annotated[int, Field(ge=1, le=100)]
 MAX_RESPONSE = 200_000
 LOST_STATUSES = frozenset({"provider_error", "timeout"})
+DRAW_SCHEMA_VERSION = 2
+"""Version 1 carried ``response_sha256``, a plain SHA-256 of each held-out response."""
 
 
 class Attempt(Part):
@@ -38,6 +41,16 @@ class Usage(Part):
 class Draw(Record):
     """One answer of the candidate to one item (one line of ``draws.jsonl``)."""
 
+    supported_schema_version: ClassVar[int] = DRAW_SCHEMA_VERSION
+    oldest_schema_version: ClassVar[int] = DRAW_SCHEMA_VERSION
+    older_schema_note: ClassVar[str] = (
+        ": its response_sha256 is a plain SHA-256 of a held-out response, which anyone can "
+        "test guesses against; write the bundle again with response_commitment "
+        "(`probepress demo` for the example)"
+    )
+
+    schema_version: int = Field(default=DRAW_SCHEMA_VERSION, ge=1)
+    """Version of this file format (2: keyed response commitments). Version 1 is refused."""
     item: ItemId
     """Item id."""
     half: Half
@@ -48,8 +61,10 @@ class Draw(Record):
     """Every attempt in order; the last one decides the draw's status."""
     response: Annotated[str, Field(max_length=MAX_RESPONSE)] | None = None
     """Final response text (public items only)."""
-    response_sha256: Sha256 | None = None
-    """SHA-256 of the final response (held-out items: the text is in the private store)."""
+    response_commitment: Commitment | None = None
+    """Held-out items: HMAC-SHA256 of the final response under the item's key, bound to
+    the volume, candidate, half and draw (``generator.commitments``); the text is in the
+    private store."""
     finish_reason: Annotated[str, Field(max_length=50)] | None = None
     """Provider's finish reason."""
     usage: Usage | None = None
@@ -58,11 +73,11 @@ class Draw(Record):
     """Total wall time over attempts."""
 
     @model_validator(mode="after")
-    def _text_or_hash(self) -> Draw:
-        if self.response is not None and self.response_sha256 is not None:
-            raise ValueError("give response or response_sha256, not both")
+    def _text_or_commitment(self) -> Draw:
+        if self.response is not None and self.response_commitment is not None:
+            raise ValueError("give response or response_commitment, not both")
         if self.status in LOST_STATUSES and (
-            self.response is not None or self.response_sha256 is not None
+            self.response is not None or self.response_commitment is not None
         ):
             raise ValueError(f"a draw lost to {self.status} has no response")
         return self

@@ -3,7 +3,7 @@
 Holds one public bank JSONL per bank version (exactly its public items, never changing
 once published), copies of ``figures.json`` and ``fingerprints.json``, the JSON Schemas
 of every file format, every published volume's public bundles (``volume.yaml`` and each
-candidate's records: held-out responses appear there only as SHA-256) and ``SHA256SUMS``
+candidate's records: held-out responses appear there only as keyed commitments) and ``SHA256SUMS``
 in ``sha256sum`` format over all of them — including files other steps put there (publish's
 public key), which are listed but otherwise left alone. The site manifest, written after the
 site is built and covering this folder, is the one file SHA256SUMS does not list. Every copy
@@ -77,7 +77,7 @@ def plan(pub: Publication, bank: Bank) -> list[Download]:
     root = pub.layout.root
     files = bank_downloads(bank)
     # The bank as the registry's figures cite it (manifest, public items, held-out index:
-    # metadata and hashes only), so ``probepress verify`` can recompute every figure from
+    # metadata and keyed commitments only), so ``probepress verify`` can recompute every figure from
     # the downloads alone.
     # Named through release.site_path: the plan ``verify`` reads a built site back with.
     for name in ("bank.yaml", "public.jsonl", "heldout_index.jsonl"):

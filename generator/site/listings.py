@@ -111,7 +111,7 @@ def downloads_page(pub: Publication, files: list[Download]) -> str:
         (
             "Bank sources",
             "The bank folder exactly as the figures cite it (manifest, public items, "
-            "held-out index with ids, metadata and text hashes only), so every figure "
+            "held-out index with ids, metadata and keyed text commitments only), so every figure "
             "recomputes from these downloads with `probepress verify`. These grow with "
             "each bank version.",
             "sources",

@@ -1,4 +1,9 @@
-"""Load the probe bank and, when asked, the held-out texts from the private store."""
+"""Load the probe bank and, when asked, the held-out texts from the private store.
+
+The held-out index carries keyed commitments (``generator.commitments``), never plain
+digests; loading the private store recomputes them under the bank secret and reports any
+text that does not match its published commitment, at the private file's line.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from generator import commitments
 from generator.canonical import dumps_line
 from generator.errors import InputError
 from generator.hashing import sha256_text
@@ -35,6 +41,10 @@ class Bank:
     public: dict[str, BankItem]
     heldout: dict[str, HeldOutEntry]
     private: dict[str, BankItem] = field(default_factory=dict)
+    keys: dict[str, bytes] = field(default_factory=dict)
+    """``K_item`` of each held-out item, once the private store was read (never public)."""
+    index_lines: dict[str, int] = field(default_factory=dict)
+    """Line of each held-out item in the index (for messages)."""
 
     def meta(self, item_id: str) -> ItemMeta:
         """Metadata of any item, public or held out."""
@@ -129,6 +139,7 @@ def load_bank(layout: Layout, bounds: Bounds, problems: Problems, *, private: bo
                 bank.public[record.id] = record
             else:
                 bank.heldout[record.id] = record
+                bank.index_lines[record.id] = line
     retired_ok = set(seen)
     for version in manifest.versions:
         for item in version.retired:
@@ -145,7 +156,11 @@ def load_bank(layout: Layout, bounds: Bounds, problems: Problems, *, private: bo
 
 
 def load_private_items(layout: Layout, bank: Bank, bounds: Bounds, problems: Problems) -> None:
-    """Read held-out texts from the private store and check them against the index."""
+    """Read held-out texts from the private store and check them against the index.
+
+    Every text is checked against the published commitments under the bank secret: a
+    private item that does not match is reported at its line and not used.
+    """
     path = layout.private_items
     shown = str(path)
     if not path.exists():
@@ -157,21 +172,43 @@ def load_private_items(layout: Layout, bank: Bank, bounds: Bounds, problems: Pro
             "pass --private DIR or set PROBEPRESS_PRIVATE (run `probepress demo` for the example)",
         )
         return
+    if not bank.heldout:
+        return
+    try:
+        secret = commitments.load_secret(layout)
+    except InputError as exc:
+        for p in exc.problems:
+            problems.add(p.path, p.line, p.rule, p.message, p.fix)
+        return
     for line, item in iter_jsonl(path, BankItem, shown, problems, bounds):
         entry = bank.heldout.get(item.id)
         if entry is None:
             problems.add(shown, line, "private-unknown", f"{item.id} is not in the held-out index")
-        elif entry != item.meta():
+            continue
+        if not commitments.same_meta(entry, item):
+            problems.add(
+                shown, line, "private-mismatch", f"{item.id} differs from its held-out index entry"
+            )
+            continue
+        if text_sha256_of(item) != item.text_sha256:
+            problems.add(shown, line, "text-hash", f"text of {item.id} does not match its hash")
+            continue
+        key = commitments.item_key(secret, item.id)
+        found = commitments.item_commitments(key, item)
+        wrong = [name for name in commitments.COMMITTED if found[name] != getattr(entry, name)]
+        if wrong:
+            index = f"{layout.rel(layout.heldout_index)}:{bank.index_lines[item.id]}"
             problems.add(
                 shown,
                 line,
-                "private-mismatch",
-                f"{item.id} differs from its held-out index entry (metadata or text hash)",
+                "private-commitment",
+                f"{item.id}: {' and '.join(wrong)} of {index} "
+                f"{'does' if len(wrong) == 1 else 'do'} not match this text under the bank secret",
+                "restore the private store (or the index) that was published together",
             )
-        elif text_sha256_of(item) != entry.text_sha256:
-            problems.add(shown, line, "text-hash", f"text of {item.id} does not match its hash")
-        else:
-            bank.private[item.id] = item
+            continue
+        bank.private[item.id] = item
+        bank.keys[item.id] = key
     missing = sorted(set(bank.heldout) - set(bank.private))
     if missing:
         problems.add(

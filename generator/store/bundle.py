@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from generator.checks import run_check
-from generator.hashing import sha256_text
+from generator.commitments import response_commitment
 from generator.models.bank import NumberCheck, PatternCheck
 from generator.models.bundle import BUNDLE_FILES, BundleManifest
 from generator.models.records import (
@@ -125,17 +125,26 @@ def _key(record: Draw | Verdict | PanelVote | PrivateResponse) -> DrawKey:
     return _new_key((record.item, record.half, record.draw))
 
 
+class PrivateText(NamedTuple):
+    """A held-out response from the private store, with where it was read."""
+
+    path: str
+    line: int
+    text: str
+
+
 def _private_texts(
     layout: Layout, volume: str, slug: str, bounds: Bounds, problems: Problems
-) -> dict[DrawKey, str] | None:
+) -> dict[DrawKey, PrivateText] | None:
     path = layout.private_responses(volume, slug)
     if not path.exists():
         return None
-    texts: dict[DrawKey, str] = {}
-    for line, rec in iter_jsonl(path, PrivateResponse, str(path), problems, bounds):
+    texts: dict[DrawKey, PrivateText] = {}
+    shown = str(path)
+    for line, rec in iter_jsonl(path, PrivateResponse, shown, problems, bounds):
         if rec.volume != volume or rec.candidate != slug:
-            problems.add(str(path), line, "private-mismatch", "response belongs to another bundle")
-        texts[_key(rec)] = rec.text
+            problems.add(shown, line, "private-mismatch", "response belongs to another bundle")
+        texts[_key(rec)] = PrivateText(shown, line, rec.text)
     return texts
 
 
@@ -163,7 +172,7 @@ def _read_draws(
         item = draw.item
         key = _new_key((item, draw.half, draw.draw))
         text = response = draw.response
-        response_sha256 = draw.response_sha256
+        committed = draw.response_commitment
         statuses = tuple([a.status for a in draw.attempts])
         lost = statuses[-1] in LOST_STATUSES  # Draw.lost, without two property calls
         if item in heldout:
@@ -172,12 +181,13 @@ def _read_draws(
                     shown,
                     line,
                     "heldout-text-in-bundle",
-                    f"held-out item {item} carries response text; store only response_sha256",
+                    f"held-out item {item} carries response text; store only response_commitment",
                 )
                 text = None
-            if private is not None and response_sha256 is not None:
-                text = _private_text(private, key, response_sha256, shown, line, problems)
-        elif response_sha256 is not None:
+            if private is not None and committed is not None:
+                where = _Where(volume, bundle.slug, shown, line)
+                text = _private_text(private, bank.keys.get(item), key, committed, where, problems)
+        elif committed is not None:
             problems.add(
                 shown, line, "public-hash-only", f"public item {item} needs its response text"
             )
@@ -193,28 +203,54 @@ def _read_draws(
                     tier0 = run_check(check, text)
                     if len(text) <= MEMO_CHARS:
                         tier0_memo[(item, text)] = tier0
-        has_text = response is not None or response_sha256 is not None
+        has_text = response is not None or committed is not None
         append(_new_draw((line, key, statuses, lost, has_text, tier0)))
 
 
+class _Where(NamedTuple):
+    """The draw whose private text is checked: its bundle and its line."""
+
+    volume: str
+    slug: str
+    shown: str
+    line: int
+
+
 def _private_text(
-    private: dict[DrawKey, str],
+    private: dict[DrawKey, PrivateText],
+    item_key: bytes | None,
     key: DrawKey,
-    response_sha256: str,
-    shown: str,
-    line: int,
+    committed: str,
+    where: _Where,
     problems: Problems,
 ) -> str | None:
-    """The held-out response of ``key`` from the private store, when it matches its hash."""
-    text = private.get(key)
-    if text is None:
+    """The held-out response of ``key`` from the private store, when it matches its
+    published commitment (``item_key`` None: the item's text did not load, reported)."""
+    found = private.get(key)
+    if found is None:
         problems.add(
-            shown, line, "private-missing", "held-out response is missing from the private store"
+            where.shown,
+            where.line,
+            "private-missing",
+            "held-out response is missing from the private store",
         )
-    elif sha256_text(text) != response_sha256:
-        problems.add(shown, line, "private-hash", "private response does not match response_sha256")
         return None
-    return text
+    if item_key is None:
+        return None
+    expected = response_commitment(
+        item_key, where.volume, where.slug, key.item, key.half, key.draw, found.text
+    )
+    if expected != committed:
+        problems.add(
+            found.path,
+            found.line,
+            "private-commitment",
+            f"response to {key.item} {key.half}{key.draw} does not match the "
+            f"response_commitment of {where.shown}:{where.line} under the bank secret",
+            "restore the private store that was sealed with this bundle",
+        )
+        return None
+    return found.text
 
 
 def scan_bundle(

@@ -21,6 +21,7 @@ from functools import partial
 from typing import Any, NamedTuple
 
 from generator import cache
+from generator.commitments import SECRET_FILE
 from generator.hashing import sha256_file
 from generator.store.jsonl import Bounds
 from generator.store.paths import Layout
@@ -30,10 +31,13 @@ NAMESPACE = "bundle-rows"
 
 def bank_key(layout: Layout, private: bool) -> str:
     """Cache key part for the bank as ``load_bank`` reads it (bytes of every bank file,
-    and of the private store's held-out items when they are read)."""
+    and of the private store's held-out items and bank secret when they are read)."""
     files = sorted(p for p in layout.bank_dir.rglob("*") if p.is_file())
     if private and layout.private_items.is_file():
         files.append(layout.private_items)
+    secret = layout.private / SECRET_FILE  # held-out commitments are checked under it
+    if private and secret.is_file():
+        files.append(secret)
     return cache.key("bank", str(private), (f"{layout.rel(p)}={sha256_file(p)}" for p in files))
 
 

@@ -164,7 +164,7 @@ def test_provider_errors_above_threshold(cli: CliRun, root: Path) -> None:
     def lose(rs: Rows) -> Rows:
         for n in victims:
             r = rs[n]
-            for k in ("response", "response_sha256", "usage", "finish_reason"):
+            for k in ("response", "response_commitment", "usage", "finish_reason"):
                 r.pop(k, None)
             r["attempts"] = [failed] * 3
         return rs

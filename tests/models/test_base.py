@@ -59,7 +59,21 @@ def test_every_example_line_reads_the_same(example_src: Path) -> None:
                 assert type(fast) is model
 
 
-VERSIONS: list[Any] = [1, 2, 0, -1, 2**70, "1", "2", 1.0, 2.0, 1.5, True, False, None, "x"]
+VERSIONS: list[Any] = [1, 2, 3, 0, -1, 2**70, "1", "2", 1.0, 2.0, 1.5, True, False, None, "x"]
+LAX_INTS: list[tuple[Any, int]] = [
+    (1, 1),
+    ("1", 1),
+    (1.0, 1),
+    (True, 1),
+    (2, 2),
+    ("2", 2),
+    (2.0, 2),
+]
+
+
+def _lax_int(value: Any) -> int | None:
+    """The version JSON's lax int makes of ``value`` among those the models accept."""
+    return next((n for v, n in LAX_INTS if type(v) is type(value) and v == value), None)
 
 
 @pytest.mark.parametrize("version", VERSIONS)
@@ -69,7 +83,9 @@ def test_schema_version_bound_is_the_models(example_src: Path, version: Any) -> 
         record["schema_version"] = version
         fast, slow = _both(model, json.dumps(record).encode())
         assert fast == slow
-        assert (fast is not None) == (version in (1, "1", 1.0, True))
+        accepted = range(model.oldest_schema_version, model.supported_schema_version + 1)  # type: ignore[attr-defined]
+        as_int = _lax_int(version)
+        assert (fast is not None) == (as_int in accepted), (model, version)
 
 
 def test_a_newer_version_is_still_explained_by_the_model() -> None:
@@ -80,6 +96,21 @@ def test_a_newer_version_is_still_explained_by_the_model() -> None:
         json_validator(Qualification).validate_json(line)
     with pytest.raises(ValidationError, match="schema_version 2 is newer than this probepress"):
         Qualification.model_validate_json(line)
+
+
+def test_an_older_version_is_refused_by_both_and_explained_by_the_model() -> None:
+    line = _first_draw_of_version(1)
+    with pytest.raises(ValidationError, match="greater than or equal to 2"):
+        json_validator(Draw).validate_json(line)
+    with pytest.raises(ValidationError, match="schema_version 1 is an old format"):
+        Draw.model_validate_json(line)
+
+
+def _first_draw_of_version(version: int) -> bytes:
+    return (
+        b'{"attempts":[{"latency_ms":9,"status":"ok"}],"draw":1,"half":"A","item":"h-x",'
+        b'"latency_ms":9,"schema_version":%d}' % version
+    )
 
 
 def test_the_models_schema_is_untouched() -> None:

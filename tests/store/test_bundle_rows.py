@@ -1,5 +1,5 @@
-"""Draw rows and the draw rules (held-out text, hash-only public draws, the private store),
-checked against a plain re-reading of the files."""
+"""Draw rows and the draw rules (held-out text, commitment-only public draws, the private
+store), checked against a plain re-reading of the files."""
 
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ import pytest
 
 from generator.checks import run_check
 from generator.errors import InputError
-from generator.hashing import sha256_text
 from generator.models.records import LOST_STATUSES
 from generator.store import Layout, load_volume
 from generator.store.bundle import DrawKey, DrawRow
 from generator.store.volume import VolumeData
+from tests import commitment_ref
 from tests.factories import VOL1, bundle_dir, edit_lines, first_slug
 
 Rows = list[dict[str, Any]]
@@ -35,26 +35,30 @@ def _expected(root: Path, data: VolumeData, slug: str, private: bool) -> tuple[l
     bank = data.bank
     shown = f"bundles/{VOL1}/{slug}/draws.jsonl"
     texts = {}
+    private_path = (root / ".private" / "responses" / VOL1 / f"{slug}.jsonl").resolve()
     if private:
-        for r in _jsonl(root / ".private" / "responses" / VOL1 / f"{slug}.jsonl"):
-            texts[(r["item"], r["half"], r["draw"])] = r["text"]
+        for n, r in enumerate(_jsonl(private_path), start=1):
+            texts[(r["item"], r["half"], r["draw"])] = (n, r["text"])
+    secret = commitment_ref.secret_of(root / ".private")
     rows, problems = [], []
     for line, r in enumerate(_jsonl(bundle_dir(root, slug) / "draws.jsonl"), start=1):
         key = DrawKey(r["item"], r["half"], r["draw"])
         statuses = tuple(a["status"] for a in r["attempts"])
         lost = statuses[-1] in LOST_STATUSES
-        response, digest = r.get("response"), r.get("response_sha256")
+        response, digest = r.get("response"), r.get("response_commitment")
         text = response
         if key.item in bank.heldout:
             if response is not None:
                 problems.append((shown, line, "heldout-text-in-bundle"))
                 text = None
             if private and digest is not None:
-                text = texts.get(tuple(key))
-                if text is None:
+                found = texts.get(tuple(key))
+                text = found[1] if found else None
+                k = commitment_ref.item_key(secret, key.item)
+                if found is None:
                     problems.append((shown, line, "private-missing"))
-                elif sha256_text(text) != digest:
-                    problems.append((shown, line, "private-hash"))
+                elif commitment_ref.response(k, VOL1, slug, *key, found[1]) != digest:
+                    problems.append((str(private_path), found[0], "private-commitment"))
                     text = None
         elif digest is not None:
             problems.append((shown, line, "public-hash-only"))
@@ -68,8 +72,10 @@ def _expected(root: Path, data: VolumeData, slug: str, private: bool) -> tuple[l
 
 
 def _draw_problems(data: VolumeData, slug: str) -> list[tuple[str, int | None, str]]:
+    """Problems found reading the draws (at a draws line, or at the private text's line)."""
     shown = f"bundles/{VOL1}/{slug}/draws.jsonl"
-    return [(p.path, p.line, p.rule) for p in data.problems if p.path == shown]
+    private = str(data.layout.private_responses(VOL1, slug))
+    return [(p.path, p.line, p.rule) for p in data.problems if p.path in (shown, private)]
 
 
 def _damage(root: Path, slug: str) -> None:
@@ -82,10 +88,10 @@ def _damage(root: Path, slug: str) -> None:
     def draws(rows: Rows) -> Rows:
         held = [r for r in rows if r["item"] in heldout]
         public = [r for r in rows if r["item"] not in heldout]
-        held[0].pop("response_sha256")
+        held[0].pop("response_commitment")
         held[0]["response"] = "a held-out answer"
         public[1].pop("response")
-        public[1]["response_sha256"] = "0" * 64
+        public[1]["response_commitment"] = "hmac-sha256:" + "0" * 64
         for r in public[5:8]:
             r.pop("response")
             r["attempts"] = [{"latency_ms": 1, "status": "timeout"}]
@@ -113,7 +119,7 @@ def test_rows_match_a_plain_reading(root: Path, private: bool, damaged: bool) ->
     expected: set[str] = set()
     if damaged:
         expected = {"heldout-text-in-bundle", "public-hash-only"}
-        expected |= {"private-missing", "private-hash"} if private else set()
+        expected |= {"private-missing", "private-commitment"} if private else set()
     assert {rule for _, _, rule in _draw_problems(data, slug)} == expected
     tier0 = [row.tier0_pass for row in data.bundles[slug].draws]
     assert True in tier0 and None in tier0

@@ -22,7 +22,7 @@ VOTE = (
 )
 DRAW = (
     b'{"attempts":[{"latency_ms":9,"status":"ok"}],"draw":1,"half":"A","item":"ambig-001",'
-    b'"latency_ms":9,"response":"caf\xc3\xa9 \\u00e9","schema_version":1}'
+    b'"latency_ms":9,"response":"caf\xc3\xa9 \\u00e9","schema_version":2}'
 )
 BAD_VOTES = [
     VOTE.replace(b'"schema_version":1', b'"schema_version":2'),
@@ -41,9 +41,12 @@ BAD_VOTES = [
     b"null",
 ]
 BAD_DRAWS = [
-    DRAW.replace(b'"response"', b'"response_sha256":"' + b"0" * 64 + b'","response"'),
+    DRAW.replace(
+        b'"response"', b'"response_commitment":"hmac-sha256:' + b"0" * 64 + b'","response"'
+    ),
     DRAW.replace(b'"ok"', b'"timeout"'),
-    DRAW.replace(b'"schema_version":1', b'"schema_version":3'),
+    DRAW.replace(b'"schema_version":2', b'"schema_version":3'),
+    DRAW.replace(b'"schema_version":2', b'"schema_version":1'),  # the old, plain-digest shape
     DRAW.replace(b'"draw":1', b'"draw":101'),
 ]
 

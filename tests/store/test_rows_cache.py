@@ -79,7 +79,7 @@ def test_changed_private_texts_are_read_again(root: Path) -> None:
     lines[0] = (json.dumps(record) + "\n").encode()
     responses.write_bytes(b"".join(lines))
     data = load_volume(layout, VOL, strict=False)
-    assert [p.rule for p in data.problems] == ["private-hash"]
+    assert [p.rule for p in data.problems] == ["private-commitment"]
 
 
 def test_a_damaged_entry_is_read_again(root: Path) -> None:
