@@ -14,7 +14,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from generator.checks import run_check
+from generator.tier0 import run_check
 from generator.demo import heldout
 from generator.demo.bank import DemoItem
 from generator.demo.spec import CandidateSpec, DemoSpec, JudgeSpec, JurySpec, VolumeSpec

@@ -12,7 +12,7 @@ from functools import partial
 from pathlib import Path
 from typing import NamedTuple
 
-from generator.checks import run_check
+from generator.tier0 import run_check
 from generator.hashing import sha256_text
 from generator.models.bank import NumberCheck, PatternCheck
 from generator.models.bundle import BUNDLE_FILES, BundleManifest

@@ -15,7 +15,7 @@ import pytest
 import yaml
 from pydantic import TypeAdapter
 
-from generator.checks import run_check
+from generator.tier0 import run_check
 from generator.demo import heldout
 from generator.models.bank import BankItem, Check
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from generator.checks import run_check
+from generator.tier0 import run_check
 from generator.errors import InputError
 from generator.hashing import sha256_text
 from generator.models.records import LOST_STATUSES
