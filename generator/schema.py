@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from generator.canonical import dumps, write_text
-from generator.models import FORMATS, SCHEMA_VERSION
+from generator.models import FORMATS
 
 SCHEMA_DIR = Path("site_src") / "downloads" / "schemas"
 
@@ -17,7 +17,7 @@ def schemas() -> dict[str, str]:
         schema = model.model_json_schema(mode="validation")
         schema["$id"] = f"probepress/{stem}.schema.json"
         schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-        schema["x-schema-version"] = SCHEMA_VERSION
+        schema["x-schema-version"] = model.supported_schema_version
         out[f"{stem}.schema.json"] = dumps(schema)
     return out
 
