@@ -302,3 +302,39 @@ def test_a_probe_declared_twice_cannot_be_read(cli: CliRun, root: Path) -> None:
         f"bundles/{VOL}/volume.yaml:{_line(text, 'rule: all-correct')}: jury.qualification: "
         "qualification probes declared twice: qual-clear-pass [schema]" in result.stderr
     )
+
+
+def test_a_probe_set_declared_after_the_results_is_a_warning(cli: CliRun, root: Path) -> None:
+    # A version 1 volume is committed with its bundles, and the probe set added later.
+    vfile = root / "bundles" / VOL / "volume.yaml"
+    declared = vfile.read_text("utf-8")
+    _edit_volume(root, lambda doc: doc["jury"].pop("qualification"))
+    git_commit_all(root, "results under a volume without a probe set")
+    vfile.write_text(declared, "utf-8")
+    git_commit_all(root, "declare the probe set afterwards")
+    report = _check(cli)
+    assert report["exit_code"] == 0
+    warning = next(f for g in report["gates"] for f in g["findings"] if g["gate"] == "config")
+    assert (warning["rule"], warning["severity"]) == ("prereg-added", "warning")
+    assert warning["message"].startswith(
+        "jury.qualification was declared after the results were committed (absent at commit "
+    )
+    strict = cli("gate", "config", VOL, "--strict")
+    assert strict.exit_code == 1
+
+
+def test_a_probe_set_cut_after_the_results_is_refused(cli: CliRun, root: Path) -> None:
+    git_commit_all(root, "results")
+    _edit_volume(
+        root,
+        lambda doc: doc["jury"]["qualification"].update(
+            probes=doc["jury"]["qualification"]["probes"][:1]
+        ),
+    )
+    git_commit_all(root, "keep only the probe the grader passed")
+    report = _check(cli)
+    assert report["exit_code"] == 1
+    assert any(
+        "protocol, thresholds or jury changed after the results were committed" in m
+        for m in _messages(report, "config")
+    )
