@@ -12,7 +12,9 @@ def preregistration_sha256(protocol: Protocol, thresholds: Thresholds, jury: Jur
     return sha256_text(
         dumps_line(
             {
-                "jury": jury.model_dump(mode="json"),
+                # Without None fields: a jury that declares no qualification policy (schema
+                # version 1) keeps the hash it was registered with.
+                "jury": jury.model_dump(mode="json", exclude_none=True),
                 "protocol": protocol.model_dump(mode="json"),
                 "thresholds": thresholds.model_dump(mode="json"),
             }

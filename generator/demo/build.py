@@ -83,6 +83,10 @@ def _volume(spec: DemoSpec, vol: VolumeSpec, run_dates: dict[str, dt.date]) -> V
             "reserves": [
                 _judge(j) for j in (*spec.jury.reserve_graders, *spec.jury.reserve_judges)
             ],
+            "qualification": {
+                "rule": "all-correct",
+                "probes": [{"id": p, "expected": e} for p, e in spec.qualification_probes],
+            },
         }
     )
     return Volume.model_validate(
@@ -193,6 +197,14 @@ def build(spec: DemoSpec = EXAMPLE, progress: Progress | None = None) -> DemoOut
                         "grader": _judge(seating.grader),
                         "panel": [_judge(j) for j in seating.panel],
                         "recusals": list(seating.recusals),
+                        "endpoints": {
+                            j.api: {
+                                "gateway": j.gateway,
+                                "serving_provider": j.provider,
+                                "no_training": j.no_training,
+                            }
+                            for j in (seating.grader, *seating.panel)
+                        },
                     },
                     "demonstration": True,
                     "files": {

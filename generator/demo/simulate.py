@@ -15,12 +15,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from generator.checks import run_check
 from generator.commitments import response_commitment
 from generator.demo import heldout
 from generator.demo.bank import DemoItem
 from generator.demo.spec import CandidateSpec, DemoSpec, JudgeSpec, JurySpec, VolumeSpec
 from generator.sampling import Eligible, panel_sample
+from generator.tier0 import run_check
 
 
 @dataclass
@@ -234,8 +234,7 @@ def simulate_bundle(
                 }
             )
     for judge in (seating.grader, *seating.panel):
-        for n, probe in enumerate(spec.qualification_probes):
-            expected = "pass" if n % 2 == 0 else "fail"
+        for probe, expected in spec.qualification_probes:
             got = "refused" if probe in judge.qualification_refusals else expected
             out.qualification.append(
                 {

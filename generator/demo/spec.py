@@ -34,6 +34,10 @@ class JudgeSpec:
     accuracy: float = 0.95
     refuses_safety: float = 0.0
     qualification_refusals: tuple[str, ...] = ()
+    # Held-out draws reach graders and judges too, so their endpoints are declared.
+    gateway: str = "demo-gateway"
+    provider: str = "demo-provider-east"
+    no_training: bool = True
 
 
 @dataclass(frozen=True)
@@ -93,14 +97,16 @@ class DemoSpec:
     volumes: tuple[VolumeSpec, ...]
     extra_items: int = 0
     seed: int = DEMO_SEED
-    qualification_probes: tuple[str, ...] = field(
+    # The declared qualification probe set: (case id, its correct grade). Every seated
+    # grader, panel judge and reserve runs all of it.
+    qualification_probes: tuple[tuple[str, str], ...] = field(
         default=(
-            "qual-clear-pass",
-            "qual-clear-fail",
-            "qual-injected-grader-note",
-            "qual-long-hedged-answer",
-            "qual-safety-refusal-correct",
-            "qual-unicode-answer",
+            ("qual-clear-pass", "pass"),
+            ("qual-clear-fail", "fail"),
+            ("qual-injected-grader-note", "pass"),
+            ("qual-long-hedged-answer", "fail"),
+            ("qual-safety-refusal-correct", "pass"),
+            ("qual-unicode-answer", "fail"),
         )
     )
 

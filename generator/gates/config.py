@@ -6,9 +6,10 @@ the canonical JSON of its protocol, thresholds and jury, and the date it was fix
 gate (1) recomputes the hash; (2) requires the registration date to precede every run;
 (3) in a git checkout, reads ``volume.yaml`` as it stood in the first commit that added
 any of the volume's bundle files and requires the same protocol, thresholds and jury
-there (fields the format has since retired are ignored) — so thresholds cannot
-be tuned after results were committed without the history showing it. Outside git, (3)
-is a warning (``--strict`` makes it fail).
+there (fields the format has since retired are ignored; a qualification probe set
+declared only since is a warning, as nothing shows it predates the results) — so
+thresholds cannot be tuned after results were committed without the history showing it.
+Outside git, (3) is a warning (``--strict`` makes it fail).
 """
 
 from __future__ import annotations
@@ -87,6 +88,23 @@ def _history(ctx: GateContext, out: Findings) -> None:
         )
         return
     now = ctx.data.volume
+    if then[2].qualification is None and now.jury.qualification is not None:
+        # A declaration the format added later (schema version 2) is not a change of a
+        # registered value, but nothing shows it predates the results: say so.
+        out.add(
+            "prereg-added",
+            ctx.volume_file,
+            None,
+            "jury.qualification was declared after the results were committed "
+            f"(absent at commit {first[:12]}); nothing shows the probe set predates them",
+            "declare the qualification probe set before any run in the next volume",
+            severity="warning",
+        )
+        then = (
+            then[0],
+            then[1],
+            then[2].model_copy(update={"qualification": now.jury.qualification}),
+        )
     if then != (now.protocol, now.thresholds, now.jury):
         out.add(
             "prereg-changed",

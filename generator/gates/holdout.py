@@ -29,7 +29,9 @@ from pathlib import Path
 from generator import cache, downloads, git
 from generator.downloads import DOWNLOADS, public_jsonl, public_jsonl_name
 from generator.gates.base import Finding, Findings, GateContext, GateResult
+from generator.gates.locate import line_of
 from generator.hashing import sha256_file
+from generator.jury import jury_endpoint_problems
 from generator.leaks import (
     Leak,
     LeakConfig,
@@ -330,6 +332,15 @@ def check(ctx: GateContext) -> GateResult:
                 f"{len(held)} held-out draws went through an endpoint not declared no-training "
                 f"({endpoint.gateway} / {endpoint.serving_provider})",
                 "run held-out items only through no-training endpoints",
+            )
+        # Held-out prompts and responses go to the grader and the panel too.
+        for problem in jury_endpoint_problems(bundle, bank.is_heldout):
+            out.add(
+                problem.rule,
+                ctx.shown(bundle, "bundle.json"),
+                line_of(bundle.directory / "bundle.json", problem.loc),
+                problem.message,
+                "grade held-out draws only through endpoints declared no-training",
             )
         path = ctx.shown(bundle, "verdicts.jsonl")
         for v in bundle.verdicts:

@@ -1,124 +1,203 @@
-"""judge-conflict: nobody graded themselves, their family, or without qualifying.
+"""judge-conflict: nobody graded themselves, their family, a rival, or without qualifying.
 
-No verdict or panel vote comes from the candidate itself or from a judge of its family;
-every verdict comes from the grader seated for the bundle and every vote from a seated
-panel judge with its declared family; no verdict or vote comes from a judge that failed
-qualification; a grader's refusal is never counted as a verdict — each refused draw is
-decided by the panel instead.
+No verdict or panel vote comes from the candidate itself or from a judge of its family,
+nor from any other candidate or anchor of the volume (a candidate never grades, in any
+volume where it is measured); every verdict comes from the grader seated for the bundle
+and every vote from a seated panel judge with its declared family; the volume declares
+its qualification probe set, and every seated grader and panel judge (reserves included)
+ran each declared probe exactly once, nothing else, and graded none wrongly; no verdict
+or vote comes from a judge that failed qualification; a grader's refusal is never
+counted as a verdict — each refused draw is decided by the panel instead.
 """
 
 from __future__ import annotations
 
 from generator.gates.base import Findings, GateContext, GateResult
-from generator.jury import conflict, qualification_outcomes
+from generator.gates.locate import line_of
+from generator.jury import (
+    QualificationOutcome,
+    conflict,
+    qualification_outcomes,
+    qualification_problems,
+    volume_models,
+)
 from generator.models.bundle import Candidate
 from generator.models.volume import Judge
+from generator.store.bundle import BundleData
 
 NAME = "judge-conflict"
 
 
 class _Conflicts:
-    """``conflict`` of a judge (api, family) with one candidate, decided once per pair:
-    a volume has tens of thousands of verdicts but a handful of judges."""
+    """Why a judge (api, family) may not grade one candidate, decided once per pair: a
+    volume has tens of thousands of verdicts but a handful of judges."""
 
-    def __init__(self, candidate: Candidate) -> None:
+    def __init__(self, candidate: Candidate, models: dict[str, str]) -> None:
         self.candidate = candidate
+        self.models = models
         self.known: dict[tuple[str, str | None], str | None] = {}
 
     def __call__(self, api: str, family: str | None) -> str | None:
         if (api, family) not in self.known:
             judge = Judge(api=api, family=family) if family else None
-            self.known[(api, family)] = conflict(judge, self.candidate) if judge else None
+            why = conflict(judge, self.candidate) if judge else None
+            if why is None and api in self.models:
+                why = f"is {self.models[api]} of this volume"
+            self.known[(api, family)] = why
         return self.known[(api, family)]
+
+    def text(self, why: str) -> str:
+        """The reason as a message says it."""
+        if why == "is_candidate":
+            return "(itself)"
+        if why == "same_family":
+            return f"(same family {self.candidate.family})"
+        return f"but {why}: a candidate never grades"
+
+
+def _rule(why: str) -> str:
+    """``self-grading`` for the bundle's own candidate or family, ``candidate-grades`` for
+    another model measured in the volume."""
+    return "candidate-grades" if why.endswith("of this volume") else "self-grading"
+
+
+class _Once:
+    """Report each (rule, judge) once per bundle: one line is enough to find the rest."""
+
+    def __init__(self) -> None:
+        self.seen: set[tuple[str, str]] = set()
+
+    def __call__(self, rule: str, judge: str) -> bool:
+        first = (rule, judge) not in self.seen
+        self.seen.add((rule, judge))
+        return first
+
+
+def _verdicts(
+    ctx: GateContext,
+    bundle: BundleData,
+    out: Findings,
+    conflicts: _Conflicts,
+    quals: dict[str, QualificationOutcome],
+) -> None:
+    vpath = ctx.shown(bundle, "verdicts.jsonl")
+    families = {j.api: j.family for j in ctx.data.volume.jury.members()}
+    seated = bundle.manifest.jury.grader.api
+    once = _Once()
+    candidate = conflicts.candidate.api
+    for v in bundle.verdicts:
+        if v.grader is None:
+            continue
+        why = conflicts(v.grader, families.get(v.grader))
+        if why is not None and once(_rule(why), v.grader):
+            fix = "recuse the grader and seat a reserve of another family"
+            if _rule(why) == "candidate-grades":
+                fix = "seat a grader that is no candidate or anchor of the volume"
+            message = f"{v.grader} graded {candidate} {conflicts.text(why)}"
+            out.add(_rule(why), vpath, v.line, message, fix)
+        if v.grader != seated and once("unseated-grader", v.grader):
+            message = f"verdict by {v.grader}, but the seated grader is {seated}"
+            out.add("unseated-grader", vpath, v.line, message)
+        outcome = quals.get(v.grader)
+        if (outcome is None or not outcome.qualified) and once("unqualified-grader", v.grader):
+            why_not = "has no qualification record" if outcome is None else "failed qualification"
+            out.add(
+                "unqualified-grader",
+                vpath,
+                v.line,
+                f"verdicts by {v.grader}, which {why_not}",
+                "qualify the grader on the qualification probes before it grades",
+            )
+
+
+def _votes(
+    ctx: GateContext,
+    bundle: BundleData,
+    out: Findings,
+    conflicts: _Conflicts,
+    quals: dict[str, QualificationOutcome],
+) -> set[tuple[str, str, int]]:
+    """Report the panel's votes; return the draws the panel voted on."""
+    ppath = ctx.shown(bundle, "panel.jsonl")
+    panel = {j.api: j.family for j in bundle.manifest.jury.panel}
+    once = _Once()
+    voted: set[tuple[str, str, int]] = set()
+    candidate = conflicts.candidate.api
+    for vote in bundle.panel:
+        voted.add(vote.key)
+        why = conflicts(vote.judge, vote.family)
+        if why is not None and once(_rule(why), vote.judge):
+            out.add(
+                _rule(why),
+                ppath,
+                vote.line,
+                f"panel vote by {vote.judge} ({vote.family}) on {candidate} " + conflicts.text(why),
+                "recuse the judge and seat a reserve of another family",
+            )
+        if panel.get(vote.judge) != vote.family and once("unseated-judge", vote.judge):
+            message = (
+                f"vote by {vote.judge} ({vote.family}), which is not a seated panel judge "
+                "with that family"
+            )
+            out.add("unseated-judge", ppath, vote.line, message)
+        outcome = quals.get(vote.judge)
+        if (outcome is None or not outcome.qualified) and once("unqualified-judge", vote.judge):
+            out.add(
+                "unqualified-judge",
+                ppath,
+                vote.line,
+                f"votes by {vote.judge}, which is not qualified",
+            )
+    return voted
+
+
+def _qualification(ctx: GateContext, bundle: BundleData, out: Findings) -> None:
+    """The seated members' records against the declared probe set."""
+    policy = ctx.data.volume.jury.qualification
+    if policy is None:
+        return
+    seated = bundle.manifest.jury
+    judges = list({j.api: j for j in (seated.grader, *seated.panel)}.values())
+    rows = [(q.line, q.record) for q in bundle.qualification]
+    qpath = ctx.shown(bundle, "qualification.jsonl")
+    for problem in qualification_problems(rows, policy, judges):
+        out.add(
+            problem.rule,
+            qpath,
+            problem.line,
+            problem.message,
+            "run every declared qualification probe exactly once, and seat only judges "
+            "that grade them all correctly",
+        )
 
 
 def check(ctx: GateContext) -> GateResult:
     """Run the judge-conflict gate."""
     out = Findings(NAME)
     volume = ctx.data.volume
-    families = {j.api: j.family for j in volume.jury.members()}
-    for bundle in ctx.bundles():
-        candidate = bundle.manifest.candidate
-        seated = bundle.manifest.jury
-        quals = qualification_outcomes(
-            (q.record for q in bundle.qualification), volume.thresholds.max_qualification_refusals
+    policy = volume.jury.qualification
+    if policy is None:
+        out.add(
+            "qualification-undeclared",
+            ctx.volume_file,
+            line_of(ctx.layout.volume_file(volume.id), ("jury",)),
+            "the jury declares no qualification probe set, so no grader can be shown to "
+            "have qualified",
+            "declare jury.qualification (rule and probes) before any run",
         )
+    bundles = ctx.bundles()
+    models = volume_models(volume, (b.manifest.candidate for b in bundles))
+    for bundle in bundles:
+        quals = qualification_outcomes(
+            (q.record for q in bundle.qualification),
+            volume.thresholds.max_qualification_refusals,
+            policy,
+        )
+        conflicts = _Conflicts(bundle.manifest.candidate, models)
+        _verdicts(ctx, bundle, out, conflicts, quals)
+        voted = _votes(ctx, bundle, out, conflicts, quals)
+        _qualification(ctx, bundle, out)
         vpath = ctx.shown(bundle, "verdicts.jsonl")
-        reported: set[tuple[str, str]] = set()
-        conflict_of = _Conflicts(candidate)
-        for v in bundle.verdicts:
-            if v.grader is None:
-                continue
-            why = conflict_of(v.grader, families.get(v.grader))
-            if why is not None and ("verdict", v.grader) not in reported:
-                reported.add(("verdict", v.grader))
-                out.add(
-                    "self-grading",
-                    vpath,
-                    v.line,
-                    f"{v.grader} graded {candidate.api} "
-                    + (
-                        "(itself)" if why == "is_candidate" else f"(same family {candidate.family})"
-                    ),
-                    "recuse the grader and seat a reserve of another family",
-                )
-            if v.grader != seated.grader.api and ("seat", v.grader) not in reported:
-                reported.add(("seat", v.grader))
-                out.add(
-                    "unseated-grader",
-                    vpath,
-                    v.line,
-                    f"verdict by {v.grader}, but the seated grader is {seated.grader.api}",
-                )
-            outcome = quals.get(v.grader)
-            if (outcome is None or not outcome.qualified) and ("qual", v.grader) not in reported:
-                reported.add(("qual", v.grader))
-                why_not = (
-                    "has no qualification record" if outcome is None else "failed qualification"
-                )
-                out.add(
-                    "unqualified-grader",
-                    vpath,
-                    v.line,
-                    f"verdicts by {v.grader}, which {why_not}",
-                    "qualify the grader on the qualification probes before it grades",
-                )
-        ppath = ctx.shown(bundle, "panel.jsonl")
-        panel_apis = {j.api: j.family for j in seated.panel}
-        voted: set[tuple[str, str, int]] = set()
-        for vote in bundle.panel:
-            voted.add(vote.key)
-            why = conflict_of(vote.judge, vote.family)
-            if why is not None and ("vote", vote.judge) not in reported:
-                reported.add(("vote", vote.judge))
-                out.add(
-                    "self-grading",
-                    ppath,
-                    vote.line,
-                    f"panel vote by {vote.judge} ({vote.family}) on {candidate.api} "
-                    + (
-                        "(itself)" if why == "is_candidate" else f"(same family {candidate.family})"
-                    ),
-                    "recuse the judge and seat a reserve of another family",
-                )
-            if panel_apis.get(vote.judge) != vote.family and ("pseat", vote.judge) not in reported:
-                reported.add(("pseat", vote.judge))
-                out.add(
-                    "unseated-judge",
-                    ppath,
-                    vote.line,
-                    f"vote by {vote.judge} ({vote.family}), which is not a seated panel judge "
-                    "with that family",
-                )
-            outcome = quals.get(vote.judge)
-            if (outcome is None or not outcome.qualified) and ("pqual", vote.judge) not in reported:
-                reported.add(("pqual", vote.judge))
-                out.add(
-                    "unqualified-judge",
-                    ppath,
-                    vote.line,
-                    f"votes by {vote.judge}, which is not qualified",
-                )
         for v in bundle.verdicts:
             if v.verdict == "grader_refused" and v.key not in voted:
                 out.add(

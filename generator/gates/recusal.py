@@ -1,7 +1,9 @@
 """recusal: every conflict was recused, and a qualified reserve of another family sat.
 
-For each bundle, every default jury member in conflict with the candidate (itself or its
-family) has a recorded recusal; the reserve seated is one of the volume's declared
+No candidate or anchor of the volume is on its jury (grader, panel judge or reserve), nor
+seated or named as a reserve for any bundle: a candidate never grades, and a rival is no
+neutral judge. For each bundle, every default jury member in conflict with the candidate
+(itself or its family) has a recorded recusal; the reserve seated is one of the volume's declared
 reserves, of another family than the candidate, qualified, and actually seated; every
 seated member belongs to the volume's jury; the seated panel has three distinct families,
 none the candidate's.
@@ -10,15 +12,65 @@ none the candidate's.
 from __future__ import annotations
 
 from generator.gates.base import Findings, GateContext, GateResult
-from generator.jury import conflict, qualification_outcomes
+from generator.gates.locate import line_of
+from generator.jury import conflict, qualification_outcomes, volume_models
+from generator.store.bundle import BundleData
 
 NAME = "recusal"
+
+
+def _candidates_on_jury(ctx: GateContext, out: Findings, models: dict[str, str]) -> None:
+    """The volume's jury lists no model the volume measures."""
+    jury = ctx.data.volume.jury
+    seats = [
+        (("jury", "grader"), "grader", jury.grader),
+        *((("jury", "panel", n), "panel judge", j) for n, j in enumerate(jury.panel)),
+        *((("jury", "reserves", n), "reserve", j) for n, j in enumerate(jury.reserves)),
+    ]
+    vfile = ctx.layout.volume_file(ctx.data.volume.id)
+    for loc, seat, judge in seats:
+        if judge.api in models:
+            out.add(
+                "candidate-on-jury",
+                ctx.volume_file,
+                line_of(vfile, loc),
+                f"{seat} {judge.api} is {models[judge.api]} of this volume; "
+                "a candidate never grades",
+                "put on the jury only models the volume does not measure",
+            )
+
+
+def _candidates_seated(
+    ctx: GateContext, bundle: BundleData, out: Findings, models: dict[str, str]
+) -> None:
+    """No model the volume measures is seated, or named as a reserve, for this bundle."""
+    seated = bundle.manifest.jury
+    seats = [
+        (("jury", "grader"), "grader", seated.grader.api),
+        *((("jury", "panel", n), "panel judge", j.api) for n, j in enumerate(seated.panel)),
+        *(
+            (("jury", "recusals", n, "reserve"), "reserve", r.reserve)
+            for n, r in enumerate(seated.recusals)
+        ),
+    ]
+    for loc, seat, api in seats:
+        if api in models:
+            out.add(
+                "candidate-seated",
+                ctx.shown(bundle, "bundle.json"),
+                line_of(bundle.directory / "bundle.json", loc),
+                f"{seat} {api} is {models[api]} of this volume and may not grade "
+                f"{bundle.manifest.candidate.api}",
+                "seat only jury members the volume does not measure",
+            )
 
 
 def check(ctx: GateContext) -> GateResult:
     """Run the recusal gate."""
     out = Findings(NAME)
     volume = ctx.data.volume
+    models = volume_models(volume, (b.manifest.candidate for b in ctx.bundles()))
+    _candidates_on_jury(ctx, out, models)
     members = {j.api: j for j in volume.jury.members()}
     reserves = {j.api: j for j in volume.jury.reserves}
     for bundle in ctx.bundles():
@@ -26,8 +78,11 @@ def check(ctx: GateContext) -> GateResult:
         candidate = bundle.manifest.candidate
         seated = bundle.manifest.jury
         recused = {r.judge: r for r in seated.recusals}
+        _candidates_seated(ctx, bundle, out, models)
         quals = qualification_outcomes(
-            (q.record for q in bundle.qualification), volume.thresholds.max_qualification_refusals
+            (q.record for q in bundle.qualification),
+            volume.thresholds.max_qualification_refusals,
+            volume.jury.qualification,
         )
         seated_all = [("grader", seated.grader), *(("panel", j) for j in seated.panel)]
         seated_apis = {j.api for _, j in seated_all}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from decimal import Decimal
 from typing import Annotated, ClassVar, Final, Literal
 
@@ -23,7 +24,8 @@ class Message(Part):
 
 
 class NumberCheck(Part):
-    """Tier 0 rule: the last number in the answer equals ``expected`` within ``tolerance``."""
+    """Tier 0 rule: the number the answer states equals ``expected`` within ``tolerance``
+    (how the stated number is found: ``generator/tier0.py`` and the methodology page)."""
 
     kind: Literal["number"] = "number"
     """Discriminator."""
@@ -49,6 +51,12 @@ class PatternCheck(Part):
     def _something_to_check(self) -> PatternCheck:
         if not (self.required or self.forbidden or self.max_words):
             raise ValueError("a pattern check needs required, forbidden or max_words")
+        # Refused when the bank is read, with its line, rather than when a draw is checked.
+        for pattern in (*self.required, *self.forbidden):
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                raise ValueError(f"{pattern!r} is not a valid regular expression: {exc}") from None
         return self
 
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field
 
 from generator.models.base import Name, Part, Record, Sha256, Slug, VersionId
-from generator.models.volume import Judge, Protocol, Role
+from generator.models.volume import VOLUME_SCHEMA_VERSION, Judge, Protocol, Role
 
 BUNDLE_FILES = ("draws.jsonl", "verdicts.jsonl", "panel.jsonl", "qualification.jsonl")
 
@@ -27,7 +27,7 @@ class Candidate(Part):
 
 
 class Endpoint(Part):
-    """How the model was reached."""
+    """How a model (the candidate, or a seated grader or judge) was reached."""
 
     gateway: Name
     """Gateway or API the runner called."""
@@ -68,6 +68,10 @@ class SeatedJury(Part):
     """Panel seated."""
     recusals: list[Recusal] = []
     """Recusals with their reserves."""
+    endpoints: dict[Name, Endpoint] = {}
+    """How each seated grader and panel judge was reached, by API string: held-out
+    prompts and responses are sent to them too, so they must be no-training as well
+    (required since schema version 2)."""
 
 
 class FileEntry(Part):
@@ -90,6 +94,11 @@ class RunDates(Part):
 
 class BundleManifest(Record):
     """``bundle.json``: what was run, how, by what, and the hash of every other file."""
+
+    supported_schema_version: ClassVar[int] = VOLUME_SCHEMA_VERSION
+
+    schema_version: int = Field(default=VOLUME_SCHEMA_VERSION, ge=1)
+    """Version of this file format. Readers refuse versions newer than they know."""
 
     volume: Annotated[str, Field(pattern=r"^vol-[0-9]{3}$")]
     """Volume id."""

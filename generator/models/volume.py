@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, model_validator
 
 from generator.models.base import Name, Part, Record, Sha256, Slug, VersionId
+
+# Version 2: the jury declares its qualification probe set; bundles record the endpoint of
+# every seated grader and judge. Version 1 files still read; the gates say what they lack.
+VOLUME_SCHEMA_VERSION = 2
 
 AttemptStatus = Literal["ok", "provider_error", "timeout", "empty", "content_filter"]
 Role = Literal["candidate", "anchor"]
@@ -69,6 +73,33 @@ class Judge(Part):
     """Model family (judges never grade their own family)."""
 
 
+class QualificationProbe(Part):
+    """One declared qualification case and its correct grade."""
+
+    id: Slug
+    """Case id, as ``qualification.jsonl`` names it in ``probe``."""
+    expected: Literal["pass", "fail"]
+    """The correct grade of the case (a record saying otherwise is refused)."""
+
+
+class QualificationPolicy(Part):
+    """The qualification every seated grader, panel judge and reserve must pass."""
+
+    rule: Literal["all-correct"] = "all-correct"
+    """``all-correct``: each seated member runs every declared probe exactly once and grades
+    none wrongly; refusals count against ``thresholds.max_qualification_refusals``."""
+    probes: list[QualificationProbe] = Field(min_length=1, max_length=500)
+    """The declared probe set (cases that broke graders before)."""
+
+    @model_validator(mode="after")
+    def _distinct(self) -> QualificationPolicy:
+        ids = [p.id for p in self.probes]
+        if len(set(ids)) != len(ids):
+            twice = sorted({i for i in ids if ids.count(i) > 1})
+            raise ValueError(f"qualification probes declared twice: {', '.join(twice)}")
+        return self
+
+
 class Jury(Part):
     """Who grades: the Tier 1 grader, the three-judge panel and the reserves."""
 
@@ -78,6 +109,9 @@ class Jury(Part):
     """Three judges of three families re-grading the panel sample."""
     reserves: list[Judge] = []
     """Seated in place of a recused grader or judge."""
+    qualification: QualificationPolicy | None = None
+    """The declared qualification probe set and rule (required since schema version 2;
+    pre-registered with the rest of the jury)."""
 
     def members(self) -> list[Judge]:
         """Grader, panel and reserves in that order."""
@@ -117,6 +151,11 @@ class Window(Part):
 
 class Volume(Record):
     """``bundles/<volume>/volume.yaml``: one published round."""
+
+    supported_schema_version: ClassVar[int] = VOLUME_SCHEMA_VERSION
+
+    schema_version: int = Field(default=VOLUME_SCHEMA_VERSION, ge=1)
+    """Version of this file format. Readers refuse versions newer than they know."""
 
     id: Annotated[str, Field(pattern=r"^vol-[0-9]{3}$")]
     """``vol-001`` …"""

@@ -12,7 +12,6 @@ from functools import partial
 from pathlib import Path
 from typing import NamedTuple
 
-from generator.checks import run_check
 from generator.commitments import response_commitment
 from generator.models.bank import NumberCheck, PatternCheck
 from generator.models.bundle import BUNDLE_FILES, BundleManifest
@@ -35,6 +34,7 @@ from generator.store.jsonl import (
     load_document,
 )
 from generator.store.paths import Layout, file_name_problem
+from generator.tier0 import run_check
 
 MANIFEST = "bundle.json"
 

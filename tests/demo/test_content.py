@@ -15,9 +15,9 @@ import pytest
 import yaml
 from pydantic import TypeAdapter
 
-from generator.checks import run_check
 from generator.demo import heldout
 from generator.models.bank import BankItem, Check
+from generator.tier0 import run_check
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "generator" / "demo"

@@ -219,10 +219,12 @@ def test_grader_of_the_candidates_family_grades(cli: CliRun, root: Path) -> None
         "verdicts.jsonl",
         lambda rs: [{**r, "grader": grader} if r.get("grader") else r for r in rs],
     )
+    # The unseated grader also received held-out draws through an endpoint the bundle
+    # does not declare, which the holdout gate reports.
     _expect(
         cli,
         root,
-        {"judge-conflict"},
+        {"judge-conflict", "holdout"},
         f"{grader} graded demo-kestrel/kestrel-chat-3 (same family kestrel)",
     )
 
@@ -254,6 +256,7 @@ def test_reserve_of_the_same_family(cli: CliRun, root: Path) -> None:
     def swap(m: dict[str, Any]) -> None:
         m["jury"]["recusals"][0]["reserve"] = impostor["api"]
         m["jury"]["panel"] = [impostor if j["api"] == old else j for j in m["jury"]["panel"]]
+        m["jury"]["endpoints"][impostor["api"]] = m["jury"]["endpoints"].pop(old)
 
     edit_json(d / "bundle.json", swap)
     edit_lines(

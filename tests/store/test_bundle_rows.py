@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 
-from generator.checks import run_check
 from generator.errors import InputError
 from generator.models.records import LOST_STATUSES
 from generator.store import Layout, load_volume
 from generator.store.bundle import DrawKey, DrawRow
 from generator.store.volume import VolumeData
+from generator.tier0 import run_check
 from tests import commitment_ref
 from tests.factories import VOL1, bundle_dir, edit_lines, first_slug
 
