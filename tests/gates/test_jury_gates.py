@@ -292,7 +292,7 @@ def test_a_probe_declared_twice_cannot_be_read(cli: CliRun, root: Path) -> None:
     vfile = root / "bundles" / VOL / "volume.yaml"
     doc = yaml.safe_load(vfile.read_text("utf-8"))
     probes = doc["jury"]["qualification"]["probes"]
-    probes.append(probes[0])
+    probes.append(dict(probes[0]))  # a copy: the same object would be dumped as an alias
     text = yaml.safe_dump(doc, sort_keys=False)
     vfile.write_text(text, "utf-8")
     git_commit_all(root)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from generator.models.bundle import BundleManifest
 from tests.factories import edit_bytes, edit_json, edit_line
 from tests.hostile.factories import (
     VOL,
@@ -248,7 +249,7 @@ def newer_manifest(root: Path) -> Expect:
     return Expect(
         (
             f"{shown}:{line}: schema_version: schema_version 9 is newer than this probepress "
-            "reads (1); upgrade probepress [schema]",
+            f"reads ({BundleManifest.supported_schema_version}); upgrade probepress [schema]",
         )
     )
 
