@@ -1,4 +1,4 @@
-"""Domain errors. Library code raises these; only ``cli.py`` turns them into exits."""
+"""Domain errors. Library code raises these; only ``generator.cli`` turns them into exits."""
 
 from __future__ import annotations
 

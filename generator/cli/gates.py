@@ -1,0 +1,92 @@
+"""Commands that check a volume: check, gate, figures."""
+
+from __future__ import annotations
+
+import click
+
+from generator.cli.base import (
+    EPILOG,
+    State,
+    pass_state,
+    print_report,
+    writer_lock,
+)
+from generator.console import err, print_json, progress
+from generator.errors import CheckFailed, Problem, UsageError
+
+
+@click.command(epilog=EPILOG)
+@click.argument("volume")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable report on stdout.")
+@click.option("--strict", is_flag=True, help="Warnings fail too.")
+@pass_state
+def check(state: State, volume: str, as_json: bool, strict: bool) -> None:
+    """Run all nine publication gates on VOLUME and print a table of verdicts."""
+    from generator.checking import run_gates
+    from generator.gates import NAMES
+
+    with progress(f"checking {volume}", len(NAMES), ticking=False) as step:
+        report = run_gates(state.layout, volume, strict=strict, bounds=state.bounds, progress=step)
+    print_report(report, as_json)
+
+
+@click.command(epilog=EPILOG)
+@click.argument("name", metavar="NAME")
+@click.argument("volume")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable report on stdout.")
+@click.option("--strict", is_flag=True, help="Warnings fail too.")
+@pass_state
+def gate(state: State, name: str, volume: str, as_json: bool, strict: bool) -> None:
+    """Run one publication gate NAME on VOLUME.
+
+    NAME is one of: preflight, config, circuit-breaker, judge-conflict, recusal,
+    agreement, holdout, naming, publishing.
+    """
+    from generator.checking import run_gates
+    from generator.gates import NAMES
+
+    if name not in NAMES:
+        raise UsageError(f"no gate {name!r}; the gates are: {', '.join(NAMES)}")
+    report = run_gates(state.layout, volume, [name], strict=strict, bounds=state.bounds)
+    print_report(report, as_json)
+
+
+@click.command(epilog=EPILOG)
+@click.argument("volume")
+@click.option(
+    "--verify", is_flag=True, help="Recompute and compare with the registry; write nothing."
+)
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output on stdout.")
+@pass_state
+def figures(state: State, volume: str, verify: bool, as_json: bool) -> None:
+    """Compute every figure of VOLUME into figures/figures.json (or --verify it)."""
+    from generator import figures as registry
+
+    if verify:
+        mismatches = registry.verify(state.layout, volume, state.bounds)
+        if as_json:
+            print_json(
+                {
+                    "volume": volume,
+                    "verified": not mismatches,
+                    "mismatches": [{"figure": m.figure, "message": m.message} for m in mismatches],
+                }
+            )
+        if mismatches:
+            raise CheckFailed(
+                f"{volume}: {len(mismatches)} registered figure(s) do not recompute:",
+                [
+                    Problem("figures/figures.json", None, "figure-mismatch", str(m))
+                    for m in mismatches
+                ],
+            )
+        err.print(
+            f"{volume}: every registered figure recomputes from sources with matching SHA-256"
+        )
+        return
+    with writer_lock(state.layout.root):
+        count, changed = registry.write(state.layout, volume, state.bounds)
+    if as_json:
+        print_json({"volume": volume, "figures": count, "changed": changed})
+    where = "written to" if changed else "unchanged in"
+    err.print(f"{volume}: {count} figures {where} figures/figures.json")
