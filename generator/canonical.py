@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -84,8 +83,3 @@ def write_text(path: Path, text: str, root: Path | None = None) -> bool:
 def write_json(path: Path, data: Any, root: Path | None = None) -> bool:
     """Atomically write canonical JSON (confined to ``root``)."""
     return write_text(path, dumps(data), root)
-
-
-def write_jsonl(path: Path, rows: Iterable[Any], root: Path | None = None) -> bool:
-    """Atomically write canonical JSONL (confined to ``root``)."""
-    return write_text(path, "".join(dumps_line(row) for row in rows), root)

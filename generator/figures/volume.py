@@ -26,7 +26,8 @@ from generator.figures.tally import Tally
 from generator.models.base import slugify
 from generator.models.figures import Param, Source
 from generator.models.volume import CandidateRef
-from generator.stats.intervals import narrow_differences, narrow_intervals, wide_intervals
+from generator.stats.differences import narrow_differences
+from generator.stats.intervals import narrow_intervals, wide_intervals
 from generator.store.volume import VolumeData
 
 Mask = npt.NDArray[np.bool_]

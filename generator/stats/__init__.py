@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from generator.stats.agreement import AgreementResult, Leniency, gwet_ac1, leniency
     from generator.stats.decimal_format import percent_str, to_decimal_str
+    from generator.stats.differences import difference_interval
     from generator.stats.errors import StatsError
     from generator.stats.intervals import (
         Interval,
-        difference_interval,
         narrow_interval,
         rate,
         wide_interval,
@@ -36,7 +36,7 @@ _HOME = {
     "to_decimal_str": "decimal_format",
     "StatsError": "errors",
     "Interval": "intervals",
-    "difference_interval": "intervals",
+    "difference_interval": "differences",
     "narrow_interval": "intervals",
     "rate": "intervals",
     "wide_interval": "intervals",

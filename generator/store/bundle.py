@@ -121,7 +121,8 @@ MEMO_CHARS = 2000
 """Only responses up to this long are remembered, so the memo stays small."""
 
 
-def _key(record: Draw | Verdict | PanelVote | PrivateResponse) -> DrawKey:
+def record_key(record: Draw | Verdict | PanelVote | PrivateResponse) -> DrawKey:
+    """The draw a record is about."""
     return _new_key((record.item, record.half, record.draw))
 
 
@@ -144,7 +145,7 @@ def _private_texts(
     for line, rec in iter_jsonl(path, PrivateResponse, shown, problems, bounds):
         if rec.volume != volume or rec.candidate != slug:
             problems.add(shown, line, "private-mismatch", "response belongs to another bundle")
-        texts[_key(rec)] = PrivateText(shown, line, rec.text)
+        texts[record_key(rec)] = PrivateText(shown, line, rec.text)
     return texts
 
 
@@ -387,72 +388,3 @@ def _scan(
                 "the file changed after the run was sealed; restore it from the runner's output",
             )
     return bundle
-
-
-class DrawTexts(NamedTuple):
-    """The texts of one public draw that a page may show."""
-
-    response: str | None
-    evidence: str | None
-
-
-def read_responses(
-    layout: Layout,
-    bundle: BundleData,
-    bank: Bank,
-    keys: set[DrawKey],
-    bounds: Bounds | None = None,
-) -> dict[DrawKey, DrawTexts]:
-    """The response and the grader's evidence quote of each of ``keys``, public items only.
-
-    Loading keeps no text (rows stay small); a page that lists a few draws reads their
-    texts here, in one more streaming pass over ``draws.jsonl`` and ``verdicts.jsonl``.
-    Held-out items are never returned, whatever the files contain. Each file must still
-    have the SHA-256 it had when the bundle was loaded.
-
-    Args:
-        layout: The publication root.
-        bundle: The bundle as loaded.
-        bank: The bank (to tell public from held-out items).
-        keys: The draws wanted.
-        bounds: Reader limits.
-
-    Returns:
-        Texts of every wanted public draw found, by key.
-
-    Raises:
-        InputError: A file cannot be read, or changed since the bundle was loaded.
-    """
-    from generator.errors import InputError
-
-    bounds = bounds or Bounds()
-    wanted = {k for k in keys if not bank.is_heldout(k.item)}
-    responses: dict[DrawKey, str | None] = {}
-    evidence: dict[DrawKey, str | None] = {}
-    problems = Problems()
-    sources: list[tuple[str, type[Draw] | type[Verdict]]] = [
-        ("draws.jsonl", Draw),
-        ("verdicts.jsonl", Verdict),
-    ]
-    for name, model in sources:
-        shown = bundle.shown(layout, name)
-        result = StreamResult()
-        path = bundle.directory / name
-        for _, record in iter_jsonl(path, model, shown, problems, bounds, result):
-            key = _key(record)
-            if key not in wanted:
-                continue
-            if isinstance(record, Draw):
-                responses[key] = record.response
-            else:
-                evidence[key] = record.evidence
-        if result.complete and result.sha256 != bundle.file_sha256.get(name):
-            problems.add(shown, None, "changed", "file changed since the volume was loaded")
-    if problems:
-        where = layout.rel(bundle.directory)
-        raise InputError(f"cannot read the texts of {where}:", problems.items)
-    return {
-        key: DrawTexts(responses.get(key), evidence.get(key))
-        for key in sorted(wanted)
-        if key in responses or key in evidence
-    }

@@ -11,10 +11,9 @@ import numpy as np
 import pytest
 
 from generator.stats import narrow
+from generator.stats.differences import difference_interval, narrow_differences
 from generator.stats.intervals import (
     Interval,
-    difference_interval,
-    narrow_differences,
     narrow_interval,
     narrow_intervals,
     wide_interval,
