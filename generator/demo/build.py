@@ -9,21 +9,28 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml
 
 from generator import commitments, confine
 from generator.canonical import dumps, dumps_line, write_bytes
 from generator.demo.bank import DemoItem, build_bank
-from generator.demo.simulate import seat_jury, simulate_bundle
-from generator.demo.spec import EXAMPLE, SYSTEM_PROMPT, DemoSpec, JudgeSpec, VolumeSpec
+from generator.demo.simulate import Seating, seat_jury, simulate_bundle
+from generator.demo.spec import (
+    EXAMPLE,
+    SYSTEM_PROMPT,
+    CandidateSpec,
+    DemoSpec,
+    JudgeSpec,
+    VolumeSpec,
+)
 from generator.hashing import sha256_bytes, sha256_text
 from generator.models import BundleManifest, Draw, PanelVote, Qualification, Verdict, Volume
-from generator.models.bank import BankItem, HeldOutEntry
+from generator.models.bank import BankItem, BankManifest, HeldOutEntry
 from generator.models.base import Record, slugify
 from generator.models.records import PrivateResponse
 from generator.models.volume import Jury, Protocol, Thresholds
@@ -123,11 +130,17 @@ def _volume_items(spec: DemoSpec, items: list[DemoItem], version: str) -> list[D
     return [d for d in items if d.item.added_in in allowed]
 
 
-def build(spec: DemoSpec = EXAMPLE, progress: Progress | None = None) -> DemoOutput:
-    """Every file of the example, in memory."""
-    manifest, items = build_bank(spec)
-    secret = commitments.demo_secret(spec.seed)
-    keys = {d.item.id: commitments.item_key(secret, d.item.id) for d in items if d.heldout}
+class _Files(NamedTuple):
+    """Files for the publication root and for the private store, by relative path."""
+
+    public: Files
+    private: Files
+
+
+def _bank_files(
+    spec: DemoSpec, manifest: BankManifest, items: list[DemoItem], secret: bytes
+) -> _Files:
+    """The bank's manifest, public items and held-out index; its held-out items kept private."""
     public: Files = {
         "bank/bank.yaml": _yaml(manifest.model_dump(mode="json", exclude_none=True), spec.seed),
         "bank/public.jsonl": _jsonl(
@@ -147,78 +160,122 @@ def build(spec: DemoSpec = EXAMPLE, progress: Progress | None = None) -> DemoOut
             BankItem, [d.item.model_dump(mode="json") for d in items if d.heldout]
         ),
     }
-    for vol in spec.volumes:
-        dates_rng = random.Random(f"{spec.seed}:{vol.id}:dates")
-        span = (vol.end - vol.start).days
-        run_dates = {
-            c.api: vol.start + dt.timedelta(days=dates_rng.randint(0, span - 1))
-            for c in vol.candidates
+    return _Files(public, private)
+
+
+def _run_dates(spec: DemoSpec, vol: VolumeSpec) -> dict[str, dt.date]:
+    """The day each candidate of the volume was run, drawn within its window."""
+    dates_rng = random.Random(f"{spec.seed}:{vol.id}:dates")
+    span = (vol.end - vol.start).days
+    return {
+        c.api: vol.start + dt.timedelta(days=dates_rng.randint(0, span - 1)) for c in vol.candidates
+    }
+
+
+def _seated_jury(seating: Seating) -> dict[str, Any]:
+    """The jury as seated for one bundle: grader, panel, recusals and their endpoints."""
+    return {
+        "grader": _judge(seating.grader),
+        "panel": [_judge(j) for j in seating.panel],
+        "recusals": list(seating.recusals),
+        "endpoints": {
+            j.api: {
+                "gateway": j.gateway,
+                "serving_provider": j.provider,
+                "no_training": j.no_training,
+            }
+            for j in (seating.grader, *seating.panel)
+        },
+    }
+
+
+def _bundle_manifest(
+    vol: VolumeSpec,
+    cand: CandidateSpec,
+    run_date: dt.date,
+    protocol: Protocol,
+    seating: Seating,
+    files: Files,
+) -> BundleManifest:
+    """The manifest of one candidate's bundle, with the hash and size of each of its files."""
+    return BundleManifest.model_validate(
+        {
+            "volume": vol.id,
+            "candidate": {
+                "api": cand.api,
+                "family": cand.family,
+                "display_name": cand.display_name,
+                "role": cand.role,
+            },
+            "endpoint": {
+                "gateway": cand.gateway,
+                "serving_provider": cand.provider,
+                "no_training": True,
+            },
+            "run": {
+                "started": run_date,
+                "finished": min(run_date + dt.timedelta(days=1), vol.end),
+            },
+            "conditions": protocol,
+            "bank_version": vol.bank_version,
+            "runner": {"name": "demo-runner", "version": "1.4.2"},
+            "jury": _seated_jury(seating),
+            "demonstration": True,
+            "files": {n: {"sha256": sha256_bytes(b), "size": len(b)} for n, b in files.items()},
         }
+    )
+
+
+def _bundle_files(
+    spec: DemoSpec,
+    vol: VolumeSpec,
+    protocol: Protocol,
+    cand: CandidateSpec,
+    run_date: dt.date,
+    items: list[DemoItem],
+    keys: Mapping[str, bytes],
+) -> _Files:
+    """One candidate's simulated bundle, and its held-out response texts for the private store."""
+    slug = slugify(cand.api)
+    seating = seat_jury(spec.jury, cand)
+    lines = simulate_bundle(spec, vol, cand, slug, items, seating, run_date, keys)
+    files = {
+        "draws.jsonl": _jsonl(Draw, lines.draws),
+        "verdicts.jsonl": _jsonl(Verdict, lines.verdicts),
+        "panel.jsonl": _jsonl(PanelVote, lines.panel),
+        "qualification.jsonl": _jsonl(Qualification, lines.qualification),
+    }
+    bundle = _bundle_manifest(vol, cand, run_date, protocol, seating, files)
+    base = f"bundles/{vol.id}/{slug}"
+    public: Files = {
+        f"{base}/bundle.json": dumps(bundle.model_dump(mode="json", exclude_none=True)).encode()
+    }
+    for name, data in files.items():
+        public[f"{base}/{name}"] = data
+    private = {f"responses/{vol.id}/{slug}.jsonl": _jsonl(PrivateResponse, lines.private)}
+    return _Files(public, private)
+
+
+def build(spec: DemoSpec = EXAMPLE, progress: Progress | None = None) -> DemoOutput:
+    """Every file of the example, in memory."""
+    manifest, items = build_bank(spec)
+    secret = commitments.demo_secret(spec.seed)
+    keys = {d.item.id: commitments.item_key(secret, d.item.id) for d in items if d.heldout}
+    public, private = _bank_files(spec, manifest, items, secret)
+    for vol in spec.volumes:
+        run_dates = _run_dates(spec, vol)
         volume = _volume(spec, vol, run_dates)
         public[f"bundles/{vol.id}/volume.yaml"] = _yaml(
             volume.model_dump(mode="json", exclude_none=True), spec.seed
         )
         vol_items = _volume_items(spec, items, vol.bank_version)
         for cand in vol.candidates:
-            slug = slugify(cand.api)
             if progress is not None:
-                progress(f"{vol.id}/{slug}")
-            seating = seat_jury(spec.jury, cand)
+                progress(f"{vol.id}/{slugify(cand.api)}")
             run_date = run_dates[cand.api]
-            lines = simulate_bundle(spec, vol, cand, slug, vol_items, seating, run_date, keys)
-            files = {
-                "draws.jsonl": _jsonl(Draw, lines.draws),
-                "verdicts.jsonl": _jsonl(Verdict, lines.verdicts),
-                "panel.jsonl": _jsonl(PanelVote, lines.panel),
-                "qualification.jsonl": _jsonl(Qualification, lines.qualification),
-            }
-            bundle = BundleManifest.model_validate(
-                {
-                    "volume": vol.id,
-                    "candidate": {
-                        "api": cand.api,
-                        "family": cand.family,
-                        "display_name": cand.display_name,
-                        "role": cand.role,
-                    },
-                    "endpoint": {
-                        "gateway": cand.gateway,
-                        "serving_provider": cand.provider,
-                        "no_training": True,
-                    },
-                    "run": {
-                        "started": run_date,
-                        "finished": min(run_date + dt.timedelta(days=1), vol.end),
-                    },
-                    "conditions": volume.protocol,
-                    "bank_version": vol.bank_version,
-                    "runner": {"name": "demo-runner", "version": "1.4.2"},
-                    "jury": {
-                        "grader": _judge(seating.grader),
-                        "panel": [_judge(j) for j in seating.panel],
-                        "recusals": list(seating.recusals),
-                        "endpoints": {
-                            j.api: {
-                                "gateway": j.gateway,
-                                "serving_provider": j.provider,
-                                "no_training": j.no_training,
-                            }
-                            for j in (seating.grader, *seating.panel)
-                        },
-                    },
-                    "demonstration": True,
-                    "files": {
-                        n: {"sha256": sha256_bytes(b), "size": len(b)} for n, b in files.items()
-                    },
-                }
-            )
-            base = f"bundles/{vol.id}/{slug}"
-            public[f"{base}/bundle.json"] = dumps(
-                bundle.model_dump(mode="json", exclude_none=True)
-            ).encode()
-            for name, data in files.items():
-                public[f"{base}/{name}"] = data
-            private[f"responses/{vol.id}/{slug}.jsonl"] = _jsonl(PrivateResponse, lines.private)
+            bundle = _bundle_files(spec, vol, volume.protocol, cand, run_date, vol_items, keys)
+            public.update(bundle.public)
+            private.update(bundle.private)
     return DemoOutput(public=public, private=private, secret=secret)
 
 

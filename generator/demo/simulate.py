@@ -13,7 +13,7 @@ import math
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from generator.commitments import response_commitment
 from generator.demo import heldout
@@ -112,6 +112,165 @@ def _vote(rng: random.Random, judge: JudgeSpec, truth_fail: bool, category: str,
     return "fail" if truth_fail == right else "pass"
 
 
+@dataclass(frozen=True)
+class _Run:
+    """What one candidate's bundle is simulated under, with the random stream it draws from."""
+
+    rng: random.Random
+    vol: VolumeSpec
+    slug: str
+    seating: Seating
+    keys: Mapping[str, bytes]
+
+
+class _Sampled(NamedTuple):
+    """One draw as sampled: its attempts, true outcome and response (``None`` when lost)."""
+
+    attempts: list[dict[str, Any]]
+    lost: bool
+    fails: bool
+    text: str | None
+
+
+_DrawKey = tuple[str, str, int]  # (item, half, draw)
+
+
+def _sample(rng: random.Random, cand: CandidateSpec, demo: DemoItem, p_fail: float) -> _Sampled:
+    """Attempts, true outcome and response text of one draw; an empty response is marked."""
+    attempts = _attempts(rng, cand, 3)
+    fails = rng.random() < p_fail
+    # Decided before an empty response relabels the last attempt: an empty answer is not lost.
+    lost = attempts[-1]["status"] != "ok"
+    text: str | None = None
+    if not lost:
+        if demo.heldout:
+            text = heldout.heldout_response(demo.source, not fails, rng)
+        else:
+            pool = demo.fail_responses if fails else demo.pass_responses
+            text = rng.choice(pool)
+        if text == "":
+            attempts[-1]["status"] = "empty"
+    return _Sampled(attempts, lost, fails, text)
+
+
+def _draw_line(run: _Run, demo: DemoItem, half: str, n: int, s: _Sampled) -> dict[str, Any]:
+    """The draw's line of ``draws.jsonl``; a held-out response appears only as a commitment."""
+    item_id = demo.item.id
+    commitment: str | None = None
+    if demo.heldout and s.text is not None:
+        key = run.keys[item_id]
+        commitment = response_commitment(key, run.vol.id, run.slug, item_id, half, n, s.text)
+    finish_reason: str | None = None
+    usage: dict[str, int] | None = None
+    if not s.lost:
+        finish_reason = "length" if s.text and len(s.text) > 1500 else "stop"
+        usage = {
+            "input_tokens": run.rng.randint(40, 600),
+            "output_tokens": max(1, len((s.text or "").split()) * 4 // 3),
+        }
+    return {
+        "item": item_id,
+        "half": half,
+        "draw": n,
+        "attempts": s.attempts,
+        "response": None if demo.heldout else s.text,
+        "response_commitment": commitment,
+        "finish_reason": finish_reason,
+        "usage": usage,
+        "latency_ms": sum(a["latency_ms"] for a in s.attempts),
+    }
+
+
+def _private_line(run: _Run, item_id: str, half: str, n: int, text: str) -> dict[str, Any]:
+    """The private store's record of one held-out response text."""
+    return {
+        "volume": run.vol.id,
+        "candidate": run.slug,
+        "item": item_id,
+        "half": half,
+        "draw": n,
+        "text": text,
+    }
+
+
+def _verdict_line(run: _Run, demo: DemoItem, half: str, n: int, s: _Sampled) -> dict[str, Any]:
+    """The draw's verdict: lost, the item's mechanical check, or the seated grader's call."""
+    item = demo.item
+    verdict: dict[str, Any] = {
+        "item": item.id,
+        "half": half,
+        "draw": n,
+        "tier": item.tier,
+        "grader": None,
+        "borderline": False,
+        "evidence": None,
+    }
+    if s.lost:
+        verdict["verdict"] = "lost"
+    elif item.check is not None:
+        verdict["verdict"] = "pass" if run_check(item.check, s.text or "") else "fail"
+    else:
+        grader = run.seating.grader
+        verdict["grader"] = grader.api
+        if item.category == "safety" and run.rng.random() < 0.03:
+            verdict["verdict"] = "grader_refused"
+        else:
+            right = run.rng.random() < grader.accuracy
+            verdict["verdict"] = "fail" if s.fails == right else "pass"
+            verdict["borderline"] = run.rng.random() < (0.3 if not right else 0.04)
+        if not demo.heldout and s.text:
+            verdict["evidence"] = s.text[:120]
+    return verdict
+
+
+def _panel_lines(
+    run: _Run, eligible: list[Eligible], truth: Mapping[_DrawKey, tuple[bool, str, bool]]
+) -> list[dict[str, Any]]:
+    """Votes of every seated panel judge on the graded draws sampled for review."""
+    vol = run.vol
+    sample = panel_sample(
+        eligible,
+        seed=vol.sample_seed,
+        volume=vol.id,
+        candidate=run.slug,
+        fraction=vol.panel_fraction,
+    )
+    lines: list[dict[str, Any]] = []
+    for key in sorted(sample.why):
+        fails, category, borderline = truth[key]
+        for judge in run.seating.panel:
+            lines.append(
+                {
+                    "item": key[0],
+                    "half": key[1],
+                    "draw": key[2],
+                    "judge": judge.api,
+                    "family": judge.family,
+                    "vote": _vote(run.rng, judge, fails, category, borderline),
+                    "why": sample.why[key],
+                }
+            )
+    return lines
+
+
+def _qualification_lines(spec: DemoSpec, seating: Seating) -> list[dict[str, Any]]:
+    """Each seated judge's answers to the qualification probes."""
+    lines: list[dict[str, Any]] = []
+    for judge in (seating.grader, *seating.panel):
+        for probe, expected in spec.qualification_probes:
+            got = "refused" if probe in judge.qualification_refusals else expected
+            lines.append(
+                {
+                    "judge": judge.api,
+                    "family": judge.family,
+                    "probe": probe,
+                    "expected": expected,
+                    "got": got,
+                }
+            )
+    return lines
+
+
 def simulate_bundle(
     spec: DemoSpec,
     vol: VolumeSpec,
@@ -126,123 +285,27 @@ def simulate_bundle(
 
     ``keys``: ``K_item`` of each held-out item, to commit to its responses.
     """
-    rng = random.Random(f"{spec.seed}:{vol.id}:{slug}")
+    # One random stream for the whole bundle: the order of the draws below fixes the bytes.
+    run = _Run(random.Random(f"{spec.seed}:{vol.id}:{slug}"), vol, slug, seating, keys)
     out = BundleLines()
     eligible: list[Eligible] = []
-    truth: dict[tuple[str, str, int], tuple[bool, str, bool]] = {}
+    truth: dict[_DrawKey, tuple[bool, str, bool]] = {}
     for demo in items:
         item = demo.item
         p_fail = 1.0 / (1.0 + math.exp(-(difficulty(spec.seed, item.id) - cand.skill)))
         for half in vol.halves:
             for n in range(1, vol.draws_per_half + 1):
-                key = (item.id, half, n)
-                attempts = _attempts(rng, cand, 3)
-                fails = rng.random() < p_fail
-                draw: dict[str, Any] = {"item": item.id, "half": half, "draw": n}
-                lost = attempts[-1]["status"] != "ok"
-                text: str | None = None
-                if not lost:
-                    if demo.heldout:
-                        text = heldout.heldout_response(demo.source, not fails, rng)
-                    else:
-                        pool = demo.fail_responses if fails else demo.pass_responses
-                        text = rng.choice(pool)
-                    if text == "":
-                        attempts[-1]["status"] = "empty"
-                draw.update(
-                    attempts=attempts,
-                    response=None if demo.heldout else text,
-                    response_commitment=response_commitment(
-                        keys[item.id], vol.id, slug, item.id, half, n, text
-                    )
-                    if demo.heldout and text is not None
-                    else None,
-                    finish_reason=None
-                    if lost
-                    else ("length" if text and len(text) > 1500 else "stop"),
-                    usage=None
-                    if lost
-                    else {
-                        "input_tokens": rng.randint(40, 600),
-                        "output_tokens": max(1, len((text or "").split()) * 4 // 3),
-                    },
-                    latency_ms=sum(a["latency_ms"] for a in attempts),
-                )
-                out.draws.append(draw)
-                if demo.heldout and text is not None:
-                    out.private.append(
-                        {
-                            "volume": vol.id,
-                            "candidate": slug,
-                            "item": item.id,
-                            "half": half,
-                            "draw": n,
-                            "text": text,
-                        }
-                    )
-                verdict: dict[str, Any] = {
-                    "item": item.id,
-                    "half": half,
-                    "draw": n,
-                    "tier": item.tier,
-                    "grader": None,
-                    "borderline": False,
-                    "evidence": None,
-                }
-                if lost:
-                    verdict["verdict"] = "lost"
-                elif item.check is not None:
-                    verdict["verdict"] = "pass" if run_check(item.check, text or "") else "fail"
-                else:
-                    grader = seating.grader
-                    verdict["grader"] = grader.api
-                    if item.category == "safety" and rng.random() < 0.03:
-                        verdict["verdict"] = "grader_refused"
-                    else:
-                        right = rng.random() < grader.accuracy
-                        verdict["verdict"] = "fail" if fails == right else "pass"
-                        verdict["borderline"] = rng.random() < (0.3 if not right else 0.04)
-                    if not demo.heldout and text:
-                        verdict["evidence"] = text[:120]
-                    eligible.append(
-                        Eligible(
-                            item.id,
-                            half,
-                            n,
-                            item.category,
-                            verdict["borderline"],
-                            verdict["verdict"] == "grader_refused",
-                        )
-                    )
-                    truth[key] = (fails, item.category, verdict["borderline"])
+                sampled = _sample(run.rng, cand, demo, p_fail)
+                out.draws.append(_draw_line(run, demo, half, n, sampled))
+                if demo.heldout and sampled.text is not None:
+                    out.private.append(_private_line(run, item.id, half, n, sampled.text))
+                verdict = _verdict_line(run, demo, half, n, sampled)
+                if verdict["grader"] is not None:
+                    borderline = verdict["borderline"]
+                    refused = verdict["verdict"] == "grader_refused"
+                    eligible.append(Eligible(item.id, half, n, item.category, borderline, refused))
+                    truth[(item.id, half, n)] = (sampled.fails, item.category, borderline)
                 out.verdicts.append(verdict)
-    sample = panel_sample(
-        eligible, seed=vol.sample_seed, volume=vol.id, candidate=slug, fraction=vol.panel_fraction
-    )
-    for key in sorted(sample.why):
-        fails, category, borderline = truth[key]
-        for judge in seating.panel:
-            out.panel.append(
-                {
-                    "item": key[0],
-                    "half": key[1],
-                    "draw": key[2],
-                    "judge": judge.api,
-                    "family": judge.family,
-                    "vote": _vote(rng, judge, fails, category, borderline),
-                    "why": sample.why[key],
-                }
-            )
-    for judge in (seating.grader, *seating.panel):
-        for probe, expected in spec.qualification_probes:
-            got = "refused" if probe in judge.qualification_refusals else expected
-            out.qualification.append(
-                {
-                    "judge": judge.api,
-                    "family": judge.family,
-                    "probe": probe,
-                    "expected": expected,
-                    "got": got,
-                }
-            )
+    out.panel = _panel_lines(run, eligible, truth)
+    out.qualification = _qualification_lines(spec, seating)
     return out
