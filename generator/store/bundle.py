@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from generator.commitments import response_commitment
 from generator.models.bank import NumberCheck, PatternCheck
-from generator.models.bundle import BUNDLE_FILES, BundleManifest
+from generator.models.bundle import BUNDLE_FILES, BundleManifest, FileEntry
 from generator.models.records import (
     LOST_STATUSES,
     Draw,
@@ -310,81 +310,119 @@ def _scan(
     """``scan_bundle`` proper; ``restored``: rows and hashes of draws, verdicts and panel
     from the cache, used instead of reading those three files."""
     directory = layout.bundle_dir(volume, slug)
-    shown_dir = layout.rel(directory)
     if directory.is_symlink() or not directory.is_dir():
         what = "is a symbolic link" if directory.is_symlink() else "is missing"
-        problems.add(shown_dir, None, "bundle-missing", f"bundle directory {what}")
+        problems.add(layout.rel(directory), None, "bundle-missing", f"bundle directory {what}")
         return None
+    shown_manifest = layout.rel(directory / MANIFEST)
     manifest = load_document(
-        directory / MANIFEST,
-        BundleManifest,
-        layout.rel(directory / MANIFEST),
-        problems,
-        bounds.max_yaml_bytes,
+        directory / MANIFEST, BundleManifest, shown_manifest, problems, bounds.max_yaml_bytes
     )
     if manifest is None:
         return None
     bundle = BundleData(slug=slug, directory=directory, manifest=manifest)
     if restored is not None:
         bundle.draws, bundle.verdicts, bundle.panel = restored[:3]
-    shown_manifest = layout.rel(directory / MANIFEST)
+    _check_listing(layout, bundle, shown_manifest, problems)
+    for name, expected in sorted(manifest.files.items()):
+        path = directory / name
+        if not _listed_name_usable(name, path, directory, shown_manifest, problems):
+            continue
+        shown = layout.rel(path)
+        if restored is not None and name in rows.FILES:  # rows already in the bundle
+            size = path.stat().st_size
+            result = StreamResult(sha256=restored.files[name], size=size, complete=True)
+        else:
+            result = _read_file(
+                bundle, name, path, shown, layout, bank, volume, bounds, problems, tier0_memo
+            )
+        if result.complete:
+            bundle.file_sha256[name] = result.sha256
+            _check_manifest_hash(shown, result, expected, problems)
+    return bundle
+
+
+def _check_listing(
+    layout: Layout, bundle: BundleData, shown_manifest: str, problems: Problems
+) -> None:
+    """Report bundle files missing from the manifest's ``files`` and files it does not list."""
+    listed = bundle.manifest.files
     for name in BUNDLE_FILES:
-        if name not in manifest.files:
+        if name not in listed:
             problems.add(shown_manifest, None, "manifest-files", f"files does not list {name}")
-    for entry in sorted(directory.iterdir()):
-        if entry.name != MANIFEST and entry.name not in manifest.files:
+    for entry in sorted(bundle.directory.iterdir()):
+        if entry.name != MANIFEST and entry.name not in listed:
             problems.add(
                 layout.rel(entry), None, "unexpected-file", "file is not listed in bundle.json"
             )
-    for name, expected in sorted(manifest.files.items()):
-        path = directory / name
-        if "/" in name or "\\" in name or name.startswith(".") or path.parent != directory:
-            problems.add(
-                shown_manifest,
-                None,
-                "path-escape",
-                f"files lists {name!r}, a path outside the bundle directory",
-                "bundle files sit directly in the bundle directory",
-            )
-            continue
-        unusable = file_name_problem(name)
-        if unusable is not None:
-            problems.add(shown_manifest, None, "bad-file-name", f"files lists {name!r}: {unusable}")
-            continue
-        result = StreamResult()
-        shown = layout.rel(path)
-        if restored is not None and name in rows.FILES:  # rows already in the bundle
-            result.sha256, result.size = restored.files[name], path.stat().st_size
-            result.complete = True
-        elif name == "draws.jsonl":
-            _read_draws(bundle, layout, bank, volume, bounds, problems, result, tier0_memo)
-        elif name == "verdicts.jsonl":
-            verdicts = bundle.verdicts
-            for line, v in iter_jsonl(path, Verdict, shown, problems, bounds, result):
-                key = _new_key((v.item, v.half, v.draw))
-                row = (line, key, v.tier, v.grader, v.verdict, v.borderline, bool(v.evidence))
-                verdicts.append(_new_verdict(row))
-        elif name == "panel.jsonl":
-            panel = bundle.panel
-            for line, p in iter_jsonl(path, PanelVote, shown, problems, bounds, result):
-                key = _new_key((p.item, p.half, p.draw))
-                panel.append(_new_vote((line, key, p.judge, p.family, p.vote, p.why)))
-        elif name == "qualification.jsonl":
-            for line, q in iter_jsonl(path, Qualification, shown, problems, bounds, result):
-                bundle.qualification.append(QualificationRow(line, q))
-        elif check_regular_file(path, shown, problems, bounds.max_file_bytes):
-            problems.add(shown, None, "unexpected-file", f"{name} is not a bundle file")
-        if not result.complete:
-            continue
-        bundle.file_sha256[name] = result.sha256
-        if result.sha256 != expected.sha256 or result.size != expected.size:
-            problems.add(
-                shown,
-                None,
-                "manifest-hash",
-                f"SHA-256/size do not match bundle.json (found {result.sha256[:12]}…, "
-                f"{result.size} bytes; manifest says {expected.sha256[:12]}…, "
-                f"{expected.size} bytes)",
-                "the file changed after the run was sealed; restore it from the runner's output",
-            )
-    return bundle
+
+
+def _listed_name_usable(
+    name: str, path: Path, directory: Path, shown_manifest: str, problems: Problems
+) -> bool:
+    """Whether ``name`` in the manifest's ``files`` (at ``path``) is a file in ``directory``."""
+    if "/" in name or "\\" in name or name.startswith(".") or path.parent != directory:
+        problems.add(
+            shown_manifest,
+            None,
+            "path-escape",
+            f"files lists {name!r}, a path outside the bundle directory",
+            "bundle files sit directly in the bundle directory",
+        )
+        return False
+    unusable = file_name_problem(name)
+    if unusable is not None:
+        problems.add(shown_manifest, None, "bad-file-name", f"files lists {name!r}: {unusable}")
+        return False
+    return True
+
+
+def _read_file(
+    bundle: BundleData,
+    name: str,
+    path: Path,
+    shown: str,
+    layout: Layout,
+    bank: Bank,
+    volume: str,
+    bounds: Bounds,
+    problems: Problems,
+    tier0_memo: Tier0Memo,
+) -> StreamResult:
+    """Read one listed file into the bundle's rows; what the stream saw (hash, size)."""
+    result = StreamResult()
+    if name == "draws.jsonl":
+        _read_draws(bundle, layout, bank, volume, bounds, problems, result, tier0_memo)
+    elif name == "verdicts.jsonl":
+        verdicts = bundle.verdicts
+        for line, v in iter_jsonl(path, Verdict, shown, problems, bounds, result):
+            key = _new_key((v.item, v.half, v.draw))
+            row = (line, key, v.tier, v.grader, v.verdict, v.borderline, bool(v.evidence))
+            verdicts.append(_new_verdict(row))
+    elif name == "panel.jsonl":
+        panel = bundle.panel
+        for line, p in iter_jsonl(path, PanelVote, shown, problems, bounds, result):
+            key = _new_key((p.item, p.half, p.draw))
+            panel.append(_new_vote((line, key, p.judge, p.family, p.vote, p.why)))
+    elif name == "qualification.jsonl":
+        for line, q in iter_jsonl(path, Qualification, shown, problems, bounds, result):
+            bundle.qualification.append(QualificationRow(line, q))
+    elif check_regular_file(path, shown, problems, bounds.max_file_bytes):
+        problems.add(shown, None, "unexpected-file", f"{name} is not a bundle file")
+    return result
+
+
+def _check_manifest_hash(
+    shown: str, result: StreamResult, expected: FileEntry, problems: Problems
+) -> None:
+    """Report a file whose SHA-256 or size differs from its ``bundle.json`` entry."""
+    if result.sha256 != expected.sha256 or result.size != expected.size:
+        problems.add(
+            shown,
+            None,
+            "manifest-hash",
+            f"SHA-256/size do not match bundle.json (found {result.sha256[:12]}…, "
+            f"{result.size} bytes; manifest says {expected.sha256[:12]}…, "
+            f"{expected.size} bytes)",
+            "the file changed after the run was sealed; restore it from the runner's output",
+        )

@@ -69,6 +69,23 @@ def load_volume(
             problem when ``strict``.
     """
     bounds = bounds or Bounds()
+    problems = Problems()
+    data = _read_volume_and_bank(layout, volume_id, bounds, problems, private)
+    entries = _read_bundles(data, volume_id, bounds, problems, progress)
+    data.problems = problems.items
+    store = layout.cache
+    if store is not None and not problems:  # a volume with problems leaves no trace
+        for entry, rows_json in entries:
+            store.put(rows.NAMESPACE, entry, rows_json)
+    if strict and problems:
+        raise InputError(f"cannot read volume {volume_id}:", problems.items)
+    return data
+
+
+def _read_volume_and_bank(
+    layout: Layout, volume_id: str, bounds: Bounds, problems: Problems, private: bool
+) -> VolumeData:
+    """Read ``volume.yaml`` and the bank it ran; raise when the volume cannot be read."""
     if file_name_problem(volume_id) is not None or not os.path.lexists(
         layout.volume_file(volume_id)
     ):
@@ -76,18 +93,13 @@ def load_volume(
         raise UsageError(
             f"no volume {volume_id!r} under {layout.rel(layout.bundles_dir)}/ (known: {known})"
         )
-    problems = Problems()
+    shown = layout.rel(layout.volume_file(volume_id))
     volume = load_document(
-        layout.volume_file(volume_id),
-        Volume,
-        layout.rel(layout.volume_file(volume_id)),
-        problems,
-        bounds.max_yaml_bytes,
+        layout.volume_file(volume_id), Volume, shown, problems, bounds.max_yaml_bytes
     )
     bank = load_bank(layout, bounds, problems, private=private)
     if volume is None or bank is None:
         raise InputError(f"cannot read volume {volume_id}:", problems.items)
-    shown = layout.rel(layout.volume_file(volume_id))
     if volume.id != volume_id:
         problems.add(
             shown, None, "volume-id", f"id is {volume.id!r} but the folder is {volume_id!r}"
@@ -100,11 +112,22 @@ def load_volume(
             f"bank_version {volume.bank_version} is not in bank/bank.yaml",
         )
         raise InputError(f"cannot read volume {volume_id}:", problems.items)
-    data = VolumeData(layout=layout, volume=volume, bank=bank)
+    return VolumeData(layout=layout, volume=volume, bank=bank)
+
+
+def _read_bundles(
+    data: VolumeData,
+    volume_id: str,
+    bounds: Bounds,
+    problems: Problems,
+    progress: Progress | None,
+) -> list[tuple[str, bytes]]:
+    """Read each candidate's bundle into ``data``; the cache entries to store if all is well."""
+    layout, bank = data.layout, data.bank
     tier0_memo: Tier0Memo = {}
     remembered = rows.bank_key(layout, bool(bank.private)) if layout.cache is not None else None
     entries: list[tuple[str, bytes]] = []
-    owners = _bundle_owners(layout, volume, bounds, problems)
+    owners = _bundle_owners(layout, data.volume, bounds, problems)
     with _collector_paused():
         for slug in owners:
             if progress is not None:
@@ -114,14 +137,7 @@ def load_volume(
             )
             if bundle is not None:
                 data.bundles[slug] = bundle
-    data.problems = problems.items
-    store = layout.cache
-    if store is not None and not problems:  # a volume with problems leaves no trace
-        for entry, rows_json in entries:
-            store.put(rows.NAMESPACE, entry, rows_json)
-    if strict and problems:
-        raise InputError(f"cannot read volume {volume_id}:", problems.items)
-    return data
+    return entries
 
 
 def _bundle_owners(layout: Layout, volume: Volume, bounds: Bounds, problems: Problems) -> list[str]:
