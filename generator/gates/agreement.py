@@ -12,11 +12,12 @@ enough to publish.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import partial
 
 from generator.gates.base import Findings, GateContext, GateResult
 from generator.panel import categories, rated_draws, reproduce_sample
+from generator.sampling import PanelSample
 from generator.stats.agreement import gwet_ac1
 from generator.stats.errors import StatsError
 from generator.store.bundle import BundleData
@@ -50,81 +51,107 @@ def _known_items(category: dict[str, str], bundle: BundleData) -> BundleData:
     )
 
 
-def check(ctx: GateContext) -> GateResult:
-    """Run the agreement gate."""
-    out = Findings(NAME)
-    ratings: list[tuple[str | None, ...]] = []
-    category = categories(ctx.data)
-    for bundle in map(partial(_known_items, category), ctx.bundles()):
-        path = ctx.shown(bundle, "panel.jsonl")
-        sample = reproduce_sample(ctx.data, bundle)
-        recorded: dict[tuple[str, str, int], str] = {}
-        lines: dict[tuple[str, str, int], int] = {}
-        counts: Counter[tuple[str, str, int]] = Counter()
-        by_judge: dict[tuple[str, str, int], set[str]] = defaultdict(set)
-        for vote in bundle.panel:
-            key = (vote.key.item, vote.key.half, vote.key.draw)
-            recorded.setdefault(key, vote.why)
-            lines.setdefault(key, vote.line)
-            counts[key] += 1
-            by_judge[key].add(vote.judge)
-        for why in ("borderline", "grader_refused", "stratified"):
-            missing = sorted(k for k, w in sample.why.items() if w == why and k not in recorded)
-            if missing:
-                shown = ", ".join(_label(k) for k in missing[:LISTED])
-                more = f" and {len(missing) - LISTED} more" if len(missing) > LISTED else ""
-                out.add(
-                    f"missing-{why.replace('_', '-')}",
-                    path,
-                    None,
-                    f"{len(missing)} {why.replace('_', ' ')} draw(s) the sample requires were "
-                    f"not re-graded: {shown}{more}",
-                    "the panel re-grades every draw the seeded sample selects",
-                )
-        extra = sorted(k for k in recorded if k not in sample.why)
-        if extra:
+_Key = tuple[str, str, int]
+
+
+@dataclass(frozen=True)
+class _Votes:
+    """One bundle's panel votes by draw: first reason and line, vote count, judges."""
+
+    recorded: dict[_Key, str]
+    lines: dict[_Key, int]
+    counts: Counter[_Key]
+    by_judge: dict[_Key, set[str]]
+
+
+def _tally(bundle: BundleData) -> _Votes:
+    """The bundle's panel votes grouped by draw, in file order."""
+    votes = _Votes({}, {}, Counter(), defaultdict(set))
+    for vote in bundle.panel:
+        key = (vote.key.item, vote.key.half, vote.key.draw)
+        votes.recorded.setdefault(key, vote.why)
+        votes.lines.setdefault(key, vote.line)
+        votes.counts[key] += 1
+        votes.by_judge[key].add(vote.judge)
+    return votes
+
+
+def _missing_draws(out: Findings, path: str, sample: PanelSample, votes: _Votes) -> None:
+    """Every draw the sample requires was re-graded, by reason of its selection."""
+    for why in ("borderline", "grader_refused", "stratified"):
+        missing = sorted(k for k, w in sample.why.items() if w == why and k not in votes.recorded)
+        if missing:
+            shown = ", ".join(_label(k) for k in missing[:LISTED])
+            more = f" and {len(missing) - LISTED} more" if len(missing) > LISTED else ""
             out.add(
-                "not-reproducible",
+                f"missing-{why.replace('_', '-')}",
                 path,
-                lines[extra[0]],
-                f"{len(extra)} re-graded draw(s) are not in the sample the seed reproduces "
-                f"(first: {_label(extra[0])})",
-                "draw the panel sample with generator.sampling.panel_sample and the recorded seed",
+                None,
+                f"{len(missing)} {why.replace('_', ' ')} draw(s) the sample requires were "
+                f"not re-graded: {shown}{more}",
+                "the panel re-grades every draw the seeded sample selects",
             )
-        for key, why in sorted(recorded.items()):
-            expected = sample.why.get(key)
-            if expected is not None and expected != why:
-                out.add(
-                    "sample-reason",
-                    path,
-                    lines[key],
-                    f"{_label(key)} is recorded as {why!r} but the sample says {expected!r}",
-                )
-        seats = {j.api for j in bundle.manifest.jury.panel}
-        for key, n in sorted(counts.items()):
-            if n != len(seats) or by_judge[key] != seats:
-                out.add(
-                    "votes-per-draw",
-                    path,
-                    lines[key],
-                    f"{_label(key)} has {n} vote(s) from {len(by_judge[key])} judge(s); every "
-                    f"seated judge votes once",
-                )
-        # A vote on an unknown item is preflight's finding; it is in no stratum here.
-        covered_by: Counter[str] = Counter(
-            category[k[0]] for k in recorded if k in sample.why and k[0] in category
+
+
+def _outside_sample(out: Findings, path: str, sample: PanelSample, votes: _Votes) -> None:
+    """Every re-graded draw is in the sample, recorded for the reason the sample gives."""
+    extra = sorted(k for k in votes.recorded if k not in sample.why)
+    if extra:
+        out.add(
+            "not-reproducible",
+            path,
+            votes.lines[extra[0]],
+            f"{len(extra)} re-graded draw(s) are not in the sample the seed reproduces "
+            f"(first: {_label(extra[0])})",
+            "draw the panel sample with generator.sampling.panel_sample and the recorded seed",
         )
-        for stratum, (size, quota) in sorted(sample.strata.items()):
-            covered = covered_by[stratum]
-            if covered < quota:
-                out.add(
-                    "stratum-coverage",
-                    path,
-                    None,
-                    f"stratum {stratum}: {covered} of {size} judged draws re-graded, fewer than "
-                    f"the pre-registered {quota}",
-                )
-        ratings.extend(r.votes for r in rated_draws(ctx.data, bundle))
+    for key, why in sorted(votes.recorded.items()):
+        expected = sample.why.get(key)
+        if expected is not None and expected != why:
+            out.add(
+                "sample-reason",
+                path,
+                votes.lines[key],
+                f"{_label(key)} is recorded as {why!r} but the sample says {expected!r}",
+            )
+
+
+def _votes_per_draw(out: Findings, path: str, bundle: BundleData, votes: _Votes) -> None:
+    """Every re-graded draw has exactly one vote from each seated judge."""
+    seats = {j.api for j in bundle.manifest.jury.panel}
+    for key, n in sorted(votes.counts.items()):
+        if n != len(seats) or votes.by_judge[key] != seats:
+            out.add(
+                "votes-per-draw",
+                path,
+                votes.lines[key],
+                f"{_label(key)} has {n} vote(s) from {len(votes.by_judge[key])} judge(s); every "
+                f"seated judge votes once",
+            )
+
+
+def _stratum_coverage(
+    out: Findings, path: str, sample: PanelSample, votes: _Votes, category: dict[str, str]
+) -> None:
+    """Every stratum has at least its pre-registered quota of sampled draws re-graded."""
+    # A vote on an unknown item is preflight's finding; it is in no stratum here.
+    covered_by: Counter[str] = Counter(
+        category[k[0]] for k in votes.recorded if k in sample.why and k[0] in category
+    )
+    for stratum, (size, quota) in sorted(sample.strata.items()):
+        covered = covered_by[stratum]
+        if covered < quota:
+            out.add(
+                "stratum-coverage",
+                path,
+                None,
+                f"stratum {stratum}: {covered} of {size} judged draws re-graded, fewer than "
+                f"the pre-registered {quota}",
+            )
+
+
+def _ac1_floor(ctx: GateContext, out: Findings, ratings: list[tuple[str | None, ...]]) -> list[str]:
+    """AC1 across the volume reaches the pre-registered floor; returns the gate's notes."""
     floor = ctx.data.volume.thresholds.ac1_floor
     notes: list[str] = []
     try:
@@ -139,7 +166,7 @@ def check(ctx: GateContext) -> GateResult:
             f"panel agreement cannot be computed: {exc}",
             "the panel must re-grade at least two draws with two or more votes each",
         )
-        return out.result(notes=notes)
+        return notes
     level = f"{float(result.confidence):.0%}"
     notes.append(
         f"AC1 = {result.value:.3f} ({level} CI {result.ci_lo:.3f}..{result.ci_hi:.3f}) over "
@@ -155,4 +182,21 @@ def check(ctx: GateContext) -> GateResult:
             "the grading is not reliable enough to publish; review the rubric and re-grade "
             "under a new volume",
         )
-    return out.result(notes=notes)
+    return notes
+
+
+def check(ctx: GateContext) -> GateResult:
+    """Run the agreement gate."""
+    out = Findings(NAME)
+    ratings: list[tuple[str | None, ...]] = []
+    category = categories(ctx.data)
+    for bundle in map(partial(_known_items, category), ctx.bundles()):
+        path = ctx.shown(bundle, "panel.jsonl")
+        sample = reproduce_sample(ctx.data, bundle)
+        votes = _tally(bundle)
+        _missing_draws(out, path, sample, votes)
+        _outside_sample(out, path, sample, votes)
+        _votes_per_draw(out, path, bundle, votes)
+        _stratum_coverage(out, path, sample, votes, category)
+        ratings.extend(r.votes for r in rated_draws(ctx.data, bundle))
+    return out.result(notes=_ac1_floor(ctx, out, ratings))

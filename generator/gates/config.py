@@ -38,7 +38,8 @@ def _git(ctx: GateContext, *args: str) -> str | None:
     return git.output(ctx.repo_root, *args)
 
 
-def _history(ctx: GateContext, out: Findings) -> None:
+def _first_bundle_commit(ctx: GateContext, out: Findings) -> str | None:
+    """The first commit that added a bundle file of the volume; None (warned) if unknown."""
     volume_dir = ctx.layout.rel(ctx.layout.volume_dir(ctx.data.volume.id))
     inside = _git(ctx, "rev-parse", "--is-inside-work-tree")
     if inside is None or inside.strip() != "true":
@@ -50,7 +51,7 @@ def _history(ctx: GateContext, out: Findings) -> None:
             "publish from a git checkout",
             severity="warning",
         )
-        return
+        return None
     log = _git(ctx, "log", "--diff-filter=A", "--format=commit %H", "--name-only", "--", volume_dir)
     commits: list[str] = []
     commit = ""
@@ -68,8 +69,15 @@ def _history(ctx: GateContext, out: Findings) -> None:
             "commit volume.yaml first, then the bundles",
             severity="warning",
         )
+        return None
+    return commits[-1]  # git log lists newest first
+
+
+def _history(ctx: GateContext, out: Findings) -> None:
+    """volume.yaml, as first committed with a bundle, registered today's decision rules."""
+    first = _first_bundle_commit(ctx, out)
+    if first is None:
         return
-    first = commits[-1]  # git log lists newest first
     text = _git(ctx, "show", f"{first}:{ctx.volume_file}")
     if text is None:
         out.add(
@@ -87,6 +95,13 @@ def _history(ctx: GateContext, out: Findings) -> None:
             "prereg-history", ctx.volume_file, None, f"volume.yaml at {first[:12]} does not parse"
         )
         return
+    _unchanged_since(ctx, out, first, then)
+
+
+def _unchanged_since(
+    ctx: GateContext, out: Findings, first: str, then: tuple[Protocol, Thresholds, Jury]
+) -> None:
+    """Protocol, thresholds and jury are as at ``first``; a later qualification set warns."""
     now = ctx.data.volume
     if then[2].qualification is None and now.jury.qualification is not None:
         # A declaration the format added later (schema version 2) is not a change of a
