@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
 from generator import __version__, figures, git, lock
 from generator.canonical import write_json
 from generator.checking import run_gates
@@ -220,6 +222,40 @@ def publish(
         )
 
 
+@dataclass(frozen=True)
+class _Run:
+    """What the steps of one publish share: the request and the standing of each volume."""
+
+    layout: Layout
+    volumes: Sequence[str]
+    key: Ed25519PrivateKey | None
+    inputs: dict[str, dict[str, str]]
+    previous: dict[str, Release | None]
+    intact_now: dict[str, bool]
+    clean: bool
+    allow_dirty: bool
+    jobs: int | None
+    step: Step
+
+    @property
+    def draft(self) -> bool:
+        """Whether this publish is a draft (a dirty tree, allowed)."""
+        return self.allow_dirty and not self.clean
+
+    @property
+    def shown(self) -> tuple[str, ...]:
+        """The volumes the site shows as drafts."""
+        return tuple(self.volumes) if self.draft else ()
+
+
+@dataclass(frozen=True)
+class _Gated:
+    """The releases written in staging, and each volume as its gates read it."""
+
+    releases: tuple[Release, ...]
+    data: dict[str, VolumeData]
+
+
 def _publish(
     layout: Layout,
     volumes: Sequence[str],
@@ -229,100 +265,168 @@ def _publish(
     signing_key: Path | None,
     progress: Step | None,
 ) -> PublishResult:
-    from generator.render import render_volume
-    from generator.site import build_site
+    """Publish ``volumes`` unless nothing changed: build and gate in staging, then commit."""
+    run = _survey(
+        layout,
+        volumes,
+        allow_dirty=allow_dirty,
+        jobs=jobs,
+        signing_key=signing_key,
+        progress=progress,
+    )
+    standing = _noop(run)
+    if standing is not None:
+        return standing
+    if not run.clean and not allow_dirty:
+        _refuse_dirty(layout, volumes)
+    with staging(layout.root, layout.private) as stage:
+        stage_layout = Layout.at(stage, layout.private, cache=layout.cache_dir or False)
+        public = _stage_pages(run, stage_layout)
+        gated = _stage_releases(run, stage_layout, public)
+        _stage_site(run, stage_layout, stage)
+        run.step("holdout scan of the built site")
+        _gate_site(stage_layout, layout, gated.data[volumes[0]])  # the scan covers every volume
+        todo = plan(layout.root, stage)
+        run.step("moving into place")
+        commit(layout.root, stage, todo)
+    return PublishResult(
+        tuple(volumes),
+        tuple(todo.moves + todo.deletes),
+        noop=False,
+        draft=run.draft,
+        releases=gated.releases,
+    )
 
-    step = progress or (lambda label: None)
+
+def _survey(
+    layout: Layout,
+    volumes: Sequence[str],
+    *,
+    allow_dirty: bool,
+    jobs: int | None,
+    signing_key: Path | None,
+    progress: Step | None,
+) -> _Run:
+    """Load the signing key and find each volume's standing release and the tree's state."""
     key = load_private_key(signing_key)
     refuse_downgrade(layout, key is not None)
     inputs = {v: volume_inputs(layout, v) for v in volumes}
     previous = {v: _unchanged(layout, v, inputs[v]) for v in volumes}
     intact_now = {v: r is not None and intact(layout, r) for v, r in previous.items()}
     clean = git.is_repository(layout.root) and not git.dirty_paths(layout.root)
-    sealed = (layout.root / MANIFEST).is_file() and signed_as(layout, previous.values(), key)
-    if all(intact_now.values()) and (clean or allow_dirty) and _site_fresh(layout) and sealed:
-        standing = tuple(r for r in previous.values() if r is not None)
-        return PublishResult(tuple(volumes), (), noop=True, draft=False, releases=standing)
-    draft = allow_dirty and not clean
-    if not clean and not allow_dirty:
-        dirty = git.dirty_paths(layout.root) if git.is_repository(layout.root) else []
-        what = ", ".join(dirty[:10]) if dirty else f"{layout.root} is not a git checkout"
-        raise CheckFailed(
-            f"{', '.join(volumes)}: not published; the working tree is not clean: {what}",
-            [
-                Problem(
-                    ".",
-                    None,
-                    "publishing/dirty-tree",
-                    "commit or remove these changes (or publish a draft with --allow-dirty)",
-                )
-            ],
-        )
-    releases: list[Release] = []
-    with staging(layout.root, layout.private) as stage:
-        stage_layout = Layout.at(stage, layout.private, cache=layout.cache_dir or False)
-        public = _read_public(stage_layout, [v for v in volumes if not intact_now[v]])
-        for volume in volumes:
-            if not intact_now[volume]:
-                step(f"figures of {volume}")
-                figures.write(stage_layout, volume, loaded=public)
-                step(f"frozen HTML and PDFs of {volume}")
-                render_volume(
-                    stage_layout,
-                    volume,
-                    jobs=jobs,
-                    pdf=True,
-                    progress=step,
-                    draft=draft,
-                    data=public[volume],
-                )
-        step("downloads")
-        shown = tuple(volumes) if draft else ()
-        build_site(stage_layout, build=False, drafts=shown)
-        gated: dict[str, VolumeData] = {}
-        for volume in volumes:
-            step(f"gates of {volume}")
-            gated[volume] = load_volume(stage_layout, volume, strict=False)
-            report = _gate(stage_layout, layout, gated[volume], allow_dirty, public)
-            kept = previous[volume]
-            if intact_now[volume] and kept is not None:
-                if key is not None:  # re-signed (deterministic: unchanged bytes if it was)
-                    kept = write_release(
-                        stage_layout, kept.model_copy(update={"signature": None}), key
-                    )
-                releases.append(kept)
-                continue
-            release = Release(
-                volume=volume,
-                generator=f"probepress {__version__}",
-                inputs_commit=git.last_commit_touching(
-                    layout.root, ["bank", f"bundles/{volume}", "templates"]
-                ),
-                draft=draft,
-                inputs=inputs[volume],
-                outputs=volume_outputs(stage_layout, volume),
-                figures_sha256=volume_figures_sha256(stage_layout, volume),
-                gates=_verdicts(report),
-            )
-            releases.append(write_release(stage_layout, release, key))
-        step("site")
-        build_site(stage_layout, build=True, drafts=shown)
-        write_json(stage / "site" / SITE_STAMP, {"digest": site_digest(stage_layout)}, stage)
-        # Sealed last, over the built site too: every published file is in it.
-        manifest = site_manifest(stage)
-        write_manifest(stage, sign(manifest, key) if key is not None else manifest)
-        step("holdout scan of the built site")
-        _gate_site(stage_layout, layout, gated[volumes[0]])  # the scan covers every volume
-        todo = plan(layout.root, stage)
-        step("moving into place")
-        commit(layout.root, stage, todo)
-    return PublishResult(
-        tuple(volumes),
-        tuple(todo.moves + todo.deletes),
-        noop=False,
-        draft=draft,
-        releases=tuple(releases),
+    return _Run(
+        layout,
+        volumes,
+        key,
+        inputs,
+        previous,
+        intact_now,
+        clean,
+        allow_dirty,
+        jobs,
+        progress or (lambda label: None),
     )
+
+
+def _noop(run: _Run) -> PublishResult | None:
+    """The no-op result when every volume, the site and the seal already stand as is."""
+    layout = run.layout
+    sealed = (layout.root / MANIFEST).is_file() and signed_as(
+        layout, run.previous.values(), run.key
+    )
+    fresh = all(run.intact_now.values()) and (run.clean or run.allow_dirty)
+    if fresh and _site_fresh(layout) and sealed:
+        standing = tuple(r for r in run.previous.values() if r is not None)
+        return PublishResult(tuple(run.volumes), (), noop=True, draft=False, releases=standing)
+    return None
+
+
+def _refuse_dirty(layout: Layout, volumes: Sequence[str]) -> None:
+    """Refuse to publish from a working tree that is not clean (or not a git checkout)."""
+    dirty = git.dirty_paths(layout.root) if git.is_repository(layout.root) else []
+    what = ", ".join(dirty[:10]) if dirty else f"{layout.root} is not a git checkout"
+    raise CheckFailed(
+        f"{', '.join(volumes)}: not published; the working tree is not clean: {what}",
+        [
+            Problem(
+                ".",
+                None,
+                "publishing/dirty-tree",
+                "commit or remove these changes (or publish a draft with --allow-dirty)",
+            )
+        ],
+    )
+
+
+def _stage_pages(run: _Run, stage_layout: Layout) -> dict[str, VolumeData]:
+    """Write the figures, frozen pages and PDFs of each changed volume, then the downloads."""
+    from generator.render import render_volume
+    from generator.site import build_site
+
+    public = _read_public(stage_layout, [v for v in run.volumes if not run.intact_now[v]])
+    for volume in run.volumes:
+        if not run.intact_now[volume]:
+            run.step(f"figures of {volume}")
+            figures.write(stage_layout, volume, loaded=public)
+            run.step(f"frozen HTML and PDFs of {volume}")
+            render_volume(
+                stage_layout,
+                volume,
+                jobs=run.jobs,
+                pdf=True,
+                progress=run.step,
+                draft=run.draft,
+                data=public[volume],
+            )
+    run.step("downloads")
+    build_site(stage_layout, build=False, drafts=run.shown)
+    return public
+
+
+def _stage_releases(run: _Run, stage_layout: Layout, public: dict[str, VolumeData]) -> _Gated:
+    """Run the gates on each staged volume and write (or re-sign) its release."""
+    releases: list[Release] = []
+    gated: dict[str, VolumeData] = {}
+    for volume in run.volumes:
+        run.step(f"gates of {volume}")
+        gated[volume] = load_volume(stage_layout, volume, strict=False)
+        report = _gate(stage_layout, run.layout, gated[volume], run.allow_dirty, public)
+        releases.append(_release(run, stage_layout, volume, report))
+    return _Gated(tuple(releases), gated)
+
+
+def _release(run: _Run, stage_layout: Layout, volume: str, report: Any) -> Release:
+    """The standing release of an intact volume (re-signed), or a new one written."""
+    kept = run.previous[volume]
+    if run.intact_now[volume] and kept is not None:
+        if run.key is not None:  # re-signed (deterministic: unchanged bytes if it was)
+            kept = write_release(stage_layout, kept.model_copy(update={"signature": None}), run.key)
+        return kept
+    release = Release(
+        volume=volume,
+        generator=f"probepress {__version__}",
+        inputs_commit=git.last_commit_touching(
+            run.layout.root, ["bank", f"bundles/{volume}", "templates"]
+        ),
+        draft=run.draft,
+        inputs=run.inputs[volume],
+        outputs=volume_outputs(stage_layout, volume),
+        figures_sha256=volume_figures_sha256(stage_layout, volume),
+        gates=_verdicts(report),
+    )
+    return write_release(stage_layout, release, run.key)
+
+
+def _stage_site(run: _Run, stage_layout: Layout, stage: Path) -> None:
+    """Build the site, stamp it with its digest and seal the manifest over everything."""
+    from generator.site import build_site
+
+    run.step("site")
+    build_site(stage_layout, build=True, drafts=run.shown)
+    write_json(stage / "site" / SITE_STAMP, {"digest": site_digest(stage_layout)}, stage)
+    # Sealed last, over the built site too: every published file is in it.
+    manifest = site_manifest(stage)
+    write_manifest(stage, sign(manifest, run.key) if run.key is not None else manifest)
 
 
 def _gate_site(stage_layout: Layout, layout: Layout, data: VolumeData) -> None:

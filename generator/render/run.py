@@ -186,6 +186,39 @@ def _pdfs(
     return contents, reused
 
 
+def _gone(mine: dict[str, FrozenFile], produced: dict[str, FrozenFile]) -> list[tuple[str, str]]:
+    """The registered HTML pages of the volume that are no longer rendered."""
+    return [
+        (p, "is registered but no longer rendered")
+        for p, e in mine.items()
+        if p not in produced and e.kind == "html"
+    ]
+
+
+def _write(
+    layout: Layout,
+    produced: dict[str, FrozenFile],
+    contents: dict[str, bytes],
+    reused: set[str],
+) -> tuple[RenderedFile, ...]:
+    """Write each produced file that is not a reused PDF, in path order; say what was done."""
+    return tuple(
+        RenderedFile(
+            path,
+            "pdf" if entry.kind == "pdf" else "html",
+            entry.sha256,
+            "reused"
+            if path in reused
+            else (
+                "written"
+                if write_bytes(layout.root / path, contents[path], layout.root)
+                else "unchanged"
+            ),
+        )
+        for path, entry in sorted(produced.items())
+    )
+
+
 def render_volume(
     layout: Layout,
     volume: str,
@@ -228,12 +261,7 @@ def render_volume(
     mine = {p: e for p, e in registered.items() if e.volume == volume}
     produced = {p.path: FrozenFile(p.path, sha256_bytes(p.html), volume, "html") for p in pages}
     contents = {p.path: p.html for p in pages}
-    gone = [
-        (p, "is registered but no longer rendered")
-        for p, e in mine.items()
-        if p not in produced and e.kind == "html"
-    ]
-    _refuse(volume, _compare(mine, produced) + gone)
+    _refuse(volume, _compare(mine, produced) + _gone(mine, produced))
     started = time.perf_counter()
     reused: set[str] = set()
     if pdf:
@@ -242,20 +270,6 @@ def render_volume(
         contents.update(rendered)
         _refuse(volume, _compare(mine, produced))
     pdf_seconds = time.perf_counter() - started
-    files = tuple(
-        RenderedFile(
-            path,
-            "pdf" if entry.kind == "pdf" else "html",
-            entry.sha256,
-            "reused"
-            if path in reused
-            else (
-                "written"
-                if write_bytes(layout.root / path, contents[path], layout.root)
-                else "unchanged"
-            ),
-        )
-        for path, entry in sorted(produced.items())
-    )
+    files = _write(layout, produced, contents, reused)
     changed = not draft and fingerprints.write_frozen(layout, {**registered, **produced})
     return RenderResult(volume, files, changed, html_seconds, pdf_seconds, draft)
