@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from generator.models.bundle import Candidate
 from generator.models.records import Qualification
 from generator.models.volume import Judge, QualificationPolicy, Volume
-from generator.store.bundle import BundleData
+from generator.store.rowtypes import BundleData
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from generator.sampling import Eligible, PanelSample, panel_sample
-from generator.store.bundle import BundleData, DrawKey
+from generator.store.rowtypes import BundleData, DrawKey
 from generator.store.volume import VolumeData
 
 JUDGED = ("pass", "fail", "grader_refused")

@@ -21,12 +21,12 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from generator import __version__, figures, git, lock
 from generator.canonical import write_json
-from generator.checking import run_gates
 from generator.confine import UnsafePath, symlinks_under
 from generator.errors import CheckFailed, Problem
+from generator.gating import gate_built_site, gate_inputs, verdicts
 from generator.hashing import sha256_bytes, sha256_file
 from generator.journal import commit, recover
-from generator.models.release import GateVerdict, Release
+from generator.models.release import Release
 from generator.release import (
     MANIFEST,
     intact,
@@ -107,17 +107,6 @@ def _site_fresh(layout: Layout) -> bool:
 # -- the pipeline ----------------------------------------------------------------------
 
 
-def _verdicts(report: Any) -> dict[str, GateVerdict]:
-    return {
-        r.name: GateVerdict(
-            passed=r.passed(),
-            errors=len(r.errors()),
-            warnings=sum(f.severity == "warning" for f in r.findings),
-        )
-        for r in report.results
-    }
-
-
 def _read_public(layout: Layout, volumes: Sequence[str]) -> dict[str, VolumeData]:
     """The volumes to publish, and the one before the first (for drift), each read once
     without the private store: figures and pages are made from public files only."""
@@ -127,42 +116,6 @@ def _read_public(layout: Layout, volumes: Sequence[str]) -> dict[str, VolumeData
         if before is not None:
             wanted.insert(0, before)
     return {v: load_volume(layout, v, private=False) for v in wanted}
-
-
-def _gate(
-    stage_layout: Layout,
-    layout: Layout,
-    data: VolumeData,
-    allow_dirty: bool,
-    loaded: dict[str, VolumeData],
-) -> Any:
-    volume = data.volume.id
-    report = run_gates(
-        stage_layout, volume, options={"repo_root": layout.root}, data=data, loaded=loaded
-    )
-    blocking = []
-    for result in report.results:
-        for finding in result.errors():
-            if (
-                allow_dirty
-                and finding.gate == "publishing"
-                and finding.rule in ("dirty-tree", "not-a-repository", "no-commit")
-            ):
-                continue
-            blocking.append(finding)
-    if blocking:
-        problems = [
-            Problem(
-                f.path.replace(str(stage_layout.root) + "/", ""),
-                f.line,
-                f"{f.gate}/{f.rule}",
-                f.message,
-                f.fix,
-            )
-            for f in blocking
-        ]
-        raise CheckFailed(f"{volume}: not published; the gates found:", problems)
-    return report
 
 
 def _unchanged(layout: Layout, volume: str, inputs: dict[str, str]) -> Release | None:
@@ -285,7 +238,9 @@ def _publish(
         gated = _stage_releases(run, stage_layout, public)
         _stage_site(run, stage_layout, stage)
         run.step("holdout scan of the built site")
-        _gate_site(stage_layout, layout, gated.data[volumes[0]])  # the scan covers every volume
+        gate_built_site(
+            stage_layout, layout, gated.data[volumes[0]]
+        )  # the scan covers every volume
         todo = plan(layout.root, stage)
         run.step("moving into place")
         commit(layout.root, stage, todo)
@@ -390,7 +345,7 @@ def _stage_releases(run: _Run, stage_layout: Layout, public: dict[str, VolumeDat
     for volume in run.volumes:
         run.step(f"gates of {volume}")
         gated[volume] = load_volume(stage_layout, volume, strict=False)
-        report = _gate(stage_layout, run.layout, gated[volume], run.allow_dirty, public)
+        report = gate_inputs(stage_layout, run.layout, gated[volume], run.allow_dirty, public)
         releases.append(_release(run, stage_layout, volume, report))
     return _Gated(tuple(releases), gated)
 
@@ -412,7 +367,7 @@ def _release(run: _Run, stage_layout: Layout, volume: str, report: Any) -> Relea
         inputs=run.inputs[volume],
         outputs=volume_outputs(stage_layout, volume),
         figures_sha256=volume_figures_sha256(stage_layout, volume),
-        gates=_verdicts(report),
+        gates=verdicts(report),
     )
     return write_release(stage_layout, release, run.key)
 
@@ -427,16 +382,3 @@ def _stage_site(run: _Run, stage_layout: Layout, stage: Path) -> None:
     # Sealed last, over the built site too: every published file is in it.
     manifest = site_manifest(stage)
     write_manifest(stage, sign(manifest, run.key) if run.key is not None else manifest)
-
-
-def _gate_site(stage_layout: Layout, layout: Layout, data: VolumeData) -> None:
-    volume = data.volume.id
-    report = run_gates(
-        stage_layout, volume, ["holdout"], options={"repo_root": layout.root}, data=data
-    )
-    if not report.passed:
-        findings = [f for r in report.results for f in r.errors()]
-        raise CheckFailed(
-            f"{volume}: not published; held-out text reached the built site:",
-            [Problem(f.path, f.line, f"{f.gate}/{f.rule}", f.message, f.fix) for f in findings],
-        )

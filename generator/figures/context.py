@@ -13,7 +13,7 @@ from generator.models.figures import Interval as RegInterval
 from generator.models.figures import Source
 from generator.stats import Interval as StatsInterval
 from generator.stats import to_decimal_str
-from generator.store.bundle import BundleData
+from generator.store.rowtypes import BundleData
 from generator.store.volume import VolumeData
 
 AC1_PLACES = 3

@@ -10,7 +10,7 @@ from generator.models.base import slugify
 from generator.models.figures import Source
 from generator.panel import rated_draws
 from generator.stats import StatsError, gwet_ac1, leniency, to_decimal_str
-from generator.store.bundle import BundleData
+from generator.store.rowtypes import BundleData
 
 
 def leniency_figure(ctx: FigureContext, fid: str, label: str, bundles: list[BundleData]) -> None:

@@ -14,7 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from generator.models.bank import ItemMeta
-from generator.store.bundle import BundleData, DrawKey
+from generator.store.rowtypes import BundleData, DrawKey
 from generator.store.volume import VolumeData
 
 I64 = npt.NDArray[np.int64]

@@ -20,7 +20,7 @@ from generator.panel import categories, rated_draws, reproduce_sample
 from generator.sampling import PanelSample
 from generator.stats.agreement import gwet_ac1
 from generator.stats.errors import StatsError
-from generator.store.bundle import BundleData
+from generator.store.rowtypes import BundleData
 
 NAME = "agreement"
 LISTED = 5

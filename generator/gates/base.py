@@ -10,8 +10,8 @@ from typing import Any, Literal
 
 from generator.errors import escape
 from generator.models.bank import ItemMeta
-from generator.store.bundle import BundleData
 from generator.store.paths import Layout
+from generator.store.rowtypes import BundleData
 from generator.store.volume import VolumeData
 
 Severity = Literal["error", "warning"]

@@ -23,7 +23,7 @@ from generator.jury import (
 )
 from generator.models.bundle import Candidate
 from generator.models.volume import Judge
-from generator.store.bundle import BundleData
+from generator.store.rowtypes import BundleData
 
 NAME = "judge-conflict"
 

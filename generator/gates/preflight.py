@@ -11,7 +11,7 @@ is not the rate of the protocol that was pre-registered.
 from __future__ import annotations
 
 from generator.gates.base import Findings, GateContext, GateResult
-from generator.store.bundle import BundleData, DrawKey
+from generator.store.rowtypes import BundleData, DrawKey
 
 NAME = "preflight"
 LISTED = 5

@@ -15,7 +15,7 @@ from generator.gates.base import Findings, GateContext, GateResult
 from generator.gates.locate import line_of
 from generator.jury import conflict, qualification_outcomes, volume_models
 from generator.models.volume import Judge, Volume
-from generator.store.bundle import BundleData
+from generator.store.rowtypes import BundleData
 
 NAME = "recusal"
 

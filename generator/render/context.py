@@ -12,7 +12,7 @@ from generator.models.figures import Figure
 from generator.models.volume import CandidateRef
 from generator.render.environment import FigureLookup, Stylesheet
 from generator.render.provenance import Provenance
-from generator.store.bundle import BundleData
+from generator.store.rowtypes import BundleData
 from generator.store.volume import VolumeData, candidate_slug
 
 SITE_VOLUMES = "site_src/volumes"

@@ -20,7 +20,7 @@ from generator.models.volume import Judge
 from generator.render.context import Candidate, Inputs, base_context, jury_card_path
 from generator.render.text import Clipped, clip
 from generator.store.bank import Bank
-from generator.store.bundle import BundleData, DrawKey
+from generator.store.rowtypes import BundleData, DrawKey
 from generator.store.texts import DrawTexts, read_responses
 
 REASONS = {

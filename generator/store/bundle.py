@@ -7,8 +7,6 @@ memory stays bounded at 60 candidates × 103 items × 10 draws.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from functools import partial
 from pathlib import Path
 from typing import NamedTuple
 
@@ -34,96 +32,29 @@ from generator.store.jsonl import (
     load_document,
 )
 from generator.store.paths import Layout, file_name_problem
+from generator.store.rowtypes import (
+    BundleData,
+    DrawKey,
+    DrawRow,
+    PanelRow,
+    QualificationRow,
+    VerdictRow,
+    new_draw,
+    new_key,
+    new_verdict,
+    new_vote,
+    record_key,
+)
 from generator.tier0 import run_check
 
 MANIFEST = "bundle.json"
 
-
-class DrawKey(NamedTuple):
-    """Identifies a draw within a bundle."""
-
-    item: str
-    half: str
-    draw: int
-
-
-class DrawRow(NamedTuple):
-    """What gates and figures need of a draw."""
-
-    line: int
-    key: DrawKey
-    statuses: tuple[str, ...]
-    lost: bool
-    has_text: bool
-    tier0_pass: bool | None
-
-
-class VerdictRow(NamedTuple):
-    """What gates and figures need of a verdict."""
-
-    line: int
-    key: DrawKey
-    tier: int
-    grader: str | None
-    verdict: str
-    borderline: bool
-    has_evidence: bool
-
-
-class PanelRow(NamedTuple):
-    """One panel vote."""
-
-    line: int
-    key: DrawKey
-    judge: str
-    family: str
-    vote: str
-    why: str
-
-
-class QualificationRow(NamedTuple):
-    """One qualification record."""
-
-    line: int
-    record: Qualification
-
-
-@dataclass
-class BundleData:
-    """One bundle, validated and summarised."""
-
-    slug: str
-    directory: Path
-    manifest: BundleManifest
-    draws: list[DrawRow] = field(default_factory=list)
-    verdicts: list[VerdictRow] = field(default_factory=list)
-    panel: list[PanelRow] = field(default_factory=list)
-    qualification: list[QualificationRow] = field(default_factory=list)
-    file_sha256: dict[str, str] = field(default_factory=dict)
-
-    def shown(self, layout: Layout, name: str) -> str:
-        """Path of one of the bundle's files, as messages print it."""
-        return layout.rel(self.directory / name)
-
-
-# Rows are built with ``tuple.__new__`` (a C call): a NamedTuple's own ``__new__`` and
-# ``_make`` are Python functions, one more call per record, and a volume has hundreds of
-# thousands of records.
-_new_key = partial(tuple.__new__, DrawKey)
-_new_draw = partial(tuple.__new__, DrawRow)
-_new_verdict = partial(tuple.__new__, VerdictRow)
-_new_vote = partial(tuple.__new__, PanelRow)
 
 Tier0Memo = dict[tuple[str, str], bool]
 """Tier 0 outcomes by (item, response): a check is a pure function of the two, and
 short responses repeat across draws and candidates."""
 MEMO_CHARS = 2000
 """Only responses up to this long are remembered, so the memo stays small."""
-
-
-def record_key(record: Draw | Verdict | PanelVote | PrivateResponse) -> DrawKey:
-    """The draw a record is about."""
-    return _new_key((record.item, record.half, record.draw))
 
 
 class PrivateText(NamedTuple):
@@ -171,7 +102,7 @@ def _read_draws(
         bundle.directory / "draws.jsonl", Draw, shown, problems, bounds, result
     ):
         item = draw.item
-        key = _new_key((item, draw.half, draw.draw))
+        key = new_key((item, draw.half, draw.draw))
         text = response = draw.response
         committed = draw.response_commitment
         statuses = tuple([a.status for a in draw.attempts])
@@ -205,7 +136,7 @@ def _read_draws(
                     if len(text) <= MEMO_CHARS:
                         tier0_memo[(item, text)] = tier0
         has_text = response is not None or committed is not None
-        append(_new_draw((line, key, statuses, lost, has_text, tier0)))
+        append(new_draw((line, key, statuses, lost, has_text, tier0)))
 
 
 class _Where(NamedTuple):
@@ -396,14 +327,14 @@ def _read_file(
     elif name == "verdicts.jsonl":
         verdicts = bundle.verdicts
         for line, v in iter_jsonl(path, Verdict, shown, problems, bounds, result):
-            key = _new_key((v.item, v.half, v.draw))
+            key = new_key((v.item, v.half, v.draw))
             row = (line, key, v.tier, v.grader, v.verdict, v.borderline, bool(v.evidence))
-            verdicts.append(_new_verdict(row))
+            verdicts.append(new_verdict(row))
     elif name == "panel.jsonl":
         panel = bundle.panel
         for line, p in iter_jsonl(path, PanelVote, shown, problems, bounds, result):
-            key = _new_key((p.item, p.half, p.draw))
-            panel.append(_new_vote((line, key, p.judge, p.family, p.vote, p.why)))
+            key = new_key((p.item, p.half, p.draw))
+            panel.append(new_vote((line, key, p.judge, p.family, p.vote, p.why)))
     elif name == "qualification.jsonl":
         for line, q in iter_jsonl(path, Qualification, shown, problems, bounds, result):
             bundle.qualification.append(QualificationRow(line, q))

@@ -11,9 +11,9 @@ from typing import NamedTuple
 
 from generator.models.records import Draw, Verdict
 from generator.store.bank import Bank
-from generator.store.bundle import BundleData, DrawKey, record_key
 from generator.store.jsonl import Bounds, Problems, StreamResult, iter_jsonl
 from generator.store.paths import Layout
+from generator.store.rowtypes import BundleData, DrawKey, record_key
 
 
 class DrawTexts(NamedTuple):

@@ -13,9 +13,10 @@ from generator.models.base import slugify
 from generator.models.volume import CandidateRef, Volume
 from generator.store import rows
 from generator.store.bank import Bank, load_bank
-from generator.store.bundle import BundleData, Tier0Memo, scan_bundle
+from generator.store.bundle import Tier0Memo, scan_bundle
 from generator.store.jsonl import Bounds, Locator, Problems, load_document
 from generator.store.paths import Layout, file_name_problem
+from generator.store.rowtypes import BundleData
 
 Progress = Callable[[str], None]
 

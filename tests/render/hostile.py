@@ -11,7 +11,7 @@ from generator.figures.tally import panel_majority
 from generator.models.records import MAX_RESPONSE
 from generator.store import Layout, load_volume
 from generator.store.bank import item_text_sha256
-from generator.store.bundle import DrawKey
+from generator.store.rowtypes import DrawKey
 from tests.factories import edit_json, edit_lines
 
 SLUG = "demo-aurora-aurora-7b-chat"

@@ -13,7 +13,7 @@ import pytest
 from generator.errors import InputError
 from generator.models.records import LOST_STATUSES
 from generator.store import Layout, load_volume
-from generator.store.bundle import DrawKey, DrawRow
+from generator.store.rowtypes import DrawKey, DrawRow
 from generator.store.volume import VolumeData
 from generator.tier0 import run_check
 from tests import commitment_ref
