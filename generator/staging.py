@@ -16,27 +16,15 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from generator.store.paths import TOOL_DIRS
+
 STAGING_PREFIX = ".probepress-staging-"
 #: Folders whose files the tool alone writes: stale files there are removed on publish.
 GENERATED = ("site_src/volumes", "site_src/downloads", "site")
 #: Folders publish writes (what it compares between staging and the root).
 OUTPUTS = ("figures", "site_src", "site")
 #: Root entries staging does not copy (not inputs, or too big to matter).
-SKIP = {
-    ".git",
-    ".venv",
-    "venv",
-    ".private",
-    "site",
-    "node_modules",
-    "__pycache__",
-    ".mypy_cache",
-    ".ruff_cache",
-    ".pytest_cache",
-    ".hypothesis",
-    "build",
-    "dist",
-}
+SKIP = TOOL_DIRS | {".private", "site", "build", "dist"}
 
 
 @dataclass

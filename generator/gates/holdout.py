@@ -46,20 +46,10 @@ from generator.leaks.ucd import VERSIONS as UNICODE_DATA
 from generator.models.bank import BankItem
 from generator.models.records import PrivateResponse
 from generator.store.jsonl import Bounds, Problems, iter_jsonl
+from generator.store.paths import TOOL_DIRS
 
 NAME = "holdout"
-SKIP_DIRS = {
-    ".git",
-    ".venv",
-    "venv",
-    "node_modules",
-    "__pycache__",
-    ".mypy_cache",
-    ".ruff_cache",
-    ".pytest_cache",
-    ".hypothesis",
-    ".cache",
-}
+SKIP_DIRS = TOOL_DIRS
 """Tool folders skipped outside the published trees (never under ``PUBLISHED``)."""
 PUBLISHED = frozenset({"site_src", "site"})
 """Top-level folders published as they are (MkDocs copies every file of its docs folder)."""

@@ -9,6 +9,21 @@ from pathlib import Path
 from generator.cache import Cache, default_dir
 
 PRIVATE_ENV = "PROBEPRESS_PRIVATE"
+TOOL_DIRS = frozenset(
+    {
+        ".git",
+        ".venv",
+        "venv",
+        "node_modules",
+        "__pycache__",
+        ".mypy_cache",
+        ".ruff_cache",
+        ".pytest_cache",
+        ".hypothesis",
+        ".cache",
+    }
+)
+"""Folders of version control and development tools: never a publication's content."""
 MAX_NAME_BYTES = 255
 """Longest file name (in UTF-8 bytes) common file systems allow."""
 
