@@ -238,9 +238,8 @@ def _publish(
         gated = _stage_releases(run, stage_layout, public)
         _stage_site(run, stage_layout, stage)
         run.step("holdout scan of the built site")
-        gate_built_site(
-            stage_layout, layout, gated.data[volumes[0]]
-        )  # the scan covers every volume
+        # One scan covers the whole tree, every volume's pages included.
+        gate_built_site(stage_layout, layout, gated.data[volumes[0]])
         todo = plan(layout.root, stage)
         run.step("moving into place")
         commit(layout.root, stage, todo)
