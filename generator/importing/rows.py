@@ -1,0 +1,68 @@
+"""The flat records format: one row per draw, the common shape of every importer.
+
+A maintainer who uses none of the supported runners writes this format directly (CSV or
+JSONL); the Inspect AI and lm-evaluation-harness readers produce the same rows. Values a
+runner did not record are left out and published as unknown, never invented.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import Field, model_validator
+
+from generator.models.base import ItemId, Name, Part
+from generator.models.records import MAX_RESPONSE, DrawIndex, Half
+from generator.models.volume import AttemptStatus
+
+RaterId = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._:/@-]{0,199}$")]
+"""A rater as the rows name it: a model's API string or a human rater's id."""
+Label = Annotated[str, Field(min_length=1, max_length=100)]
+"""A rater's own label, exactly as the rater gave it (e.g. ``1``, ``full_refusal``)."""
+
+
+class RecordRow(Part):
+    """One draw of one candidate on one item, with every rater's label on it."""
+
+    candidate: Name
+    """The candidate's exact API string (as the volume lists it)."""
+    item: ItemId
+    """The bank item's id."""
+    half: Half = "A"
+    """The half the draw belongs to."""
+    draw: DrawIndex = 1
+    """The draw's index within its half, from 1."""
+    response: Annotated[str, Field(max_length=MAX_RESPONSE)] | None = None
+    """The final response text (absent for a lost draw). Held-out items' texts go to the
+    private store on import; the bundle keeps only a keyed commitment."""
+    status: AttemptStatus = "ok"
+    """Status of the final attempt."""
+    attempts: int = Field(default=1, ge=1, le=10)
+    """Number of attempts made for this draw (earlier ones failed with ``retried_after``)."""
+    retried_after: AttemptStatus | None = None
+    """Status of the failed attempts before the last one (required when ``attempts`` > 1)."""
+    error_class: Annotated[str, Field(max_length=200)] | None = None
+    """The runner's error class for a failed final attempt."""
+    finish_reason: Annotated[str, Field(max_length=50)] | None = None
+    """The provider's finish reason, when recorded."""
+    input_tokens: int | None = Field(default=None, ge=0)
+    """Prompt tokens, when recorded."""
+    output_tokens: int | None = Field(default=None, ge=0)
+    """Completion tokens, when recorded."""
+    latency_ms: int | None = Field(default=None, ge=0)
+    """Total wall time over attempts, when recorded."""
+    labels: dict[RaterId, Label] = {}
+    """Each rater's own label on this draw, by rater id."""
+    evidence: dict[RaterId, Annotated[str, Field(max_length=500)]] = {}
+    """A short evidence quote per rater (never kept for held-out items)."""
+
+    @model_validator(mode="after")
+    def _consistent(self) -> RecordRow:
+        if self.attempts > 1 and self.retried_after is None:
+            raise ValueError("attempts > 1 needs retried_after (the earlier attempts' status)")
+        if self.status in ("provider_error", "timeout") and self.response is not None:
+            raise ValueError(f"a draw lost to {self.status} has no response")
+        unknown = sorted(set(self.evidence) - set(self.labels))
+        if unknown:
+            raise ValueError(f"evidence without a label from: {', '.join(unknown)}")
+        return self
