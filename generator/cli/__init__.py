@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from generator import __version__
-from generator.cli import audit, gates, inputs, outputs
+from generator.cli import audit, exporting, gates, inputs, outputs
 from generator.cli.base import CONTEXT_SETTINGS, EPILOG, Group, State, parse_limits
 from generator.store import Layout
 
@@ -77,6 +77,7 @@ for _command in (
     outputs.cache_command,
     audit.verify,
     audit.disclose,
+    exporting.export_group,
 ):
     main.add_command(_command)
 
