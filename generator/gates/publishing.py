@@ -118,7 +118,7 @@ def _recompute(ctx: GateContext, out: Findings) -> None:
             "figure-mismatch",
             "figures/figures.json",
             None,
-            str(mismatch),
+            f"{mismatch.path}: {mismatch.message}",
             f"recompute with `probepress figures {volume}` (and review why it changed)",
         )
 
