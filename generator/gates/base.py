@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -63,6 +63,10 @@ class Findings:
     ) -> None:
         problem = Problem(path, line, rule, message, fix, gate=self.gate, severity=severity)
         self.items.append(problem)
+
+    def extend(self, problems: Iterable[Problem]) -> None:
+        """Problems a reader or a check found, as this gate's findings."""
+        self.items.extend(replace(p, gate=self.gate) for p in problems)
 
     def result(self, pending: Iterable[str] = (), notes: Iterable[str] = ()) -> GateResult:
         return GateResult(self.gate, tuple(self.items), tuple(pending), tuple(notes))
