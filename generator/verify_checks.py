@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Literal
 
 from generator import fingerprints
-from generator.errors import ProbepressError, UsageError
+from generator.errors import ProbepressError, Problem, UsageError
 from generator.inventory import Entry, Inventory, scan
 from generator.models.release import Release, ReleaseLedger, Signature, SiteManifest
 from generator.release import (
@@ -31,23 +31,12 @@ from generator.store import Layout
 from generator.trust import Trust, fingerprint, signature_problem
 
 Kind = Literal["integrity", "recomputed", "authenticated"]
+"""The question a verify problem fails, which is its rule."""
 Step = Callable[[str], None]
 ROOT_AREAS = ("figures", "site_src", "site", "bank", "bundles", "templates")
 SUMS = "site_src/downloads/SHA256SUMS"
 REGISTRY = "figures/fingerprints.json"
 VOLUMES = "site_src/volumes/"
-
-
-@dataclass(frozen=True)
-class Finding:
-    """Something that does not verify, named, and which question it fails."""
-
-    what: str
-    message: str
-    kind: Kind = "integrity"
-
-    def __str__(self) -> str:
-        return f"{self.what}: {self.message}"
 
 
 @dataclass
@@ -58,7 +47,7 @@ class View:
     site: bool
     inventory: Inventory
     layout: Layout
-    findings: list[Finding] = field(default_factory=list)
+    findings: list[Problem] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     checked: dict[str, int] = field(default_factory=dict)
 
@@ -88,8 +77,8 @@ class View:
         return self.base / self.shown(rel)
 
     def add(self, what: str, message: str, kind: Kind = "integrity") -> None:
-        """Record a finding."""
-        self.findings.append(Finding(what, message, kind))
+        """Record a finding about ``what`` (a path, a figure or a volume)."""
+        self.findings.append(Problem(what, None, kind, message))
 
 
 def open_view(path: Path) -> View:
