@@ -93,16 +93,8 @@ def _registered(layout: Layout, data: VolumeData) -> dict[str, Figure]:
     mismatches = figures.verify(layout, data.id, data=data)
     if mismatches:
         raise CheckFailed(
-            f"{data.id}: not exported; registered figures do not recompute from the files:",
-            [
-                Problem(
-                    shown,
-                    None,
-                    "export/figure-mismatch",
-                    str(m),
-                    "publish again, or find what changed since publication",
-                )
-                for m in mismatches
-            ],
+            f"{data.id}: not exported; registered figures do not recompute from the files "
+            "(publish again, or find what changed since publication):",
+            mismatches,
         )
     return mine
