@@ -110,6 +110,9 @@ def _read(api: Any, path: Path, bounds: Bounds, problems: Problems) -> EvalLog |
     if path.suffix not in (".eval", ".json"):
         problems.add(shown, None, "inspect-file", "an Inspect AI log ends in .eval or .json")
         return None
+    if not path.is_file():
+        problems.add(shown, None, "inspect-file", "not a regular file")
+        return None
     size = path.stat().st_size
     if size > bounds.max_file_bytes:
         message = f"{size} bytes is over the {bounds.max_file_bytes}-byte bound"
