@@ -21,7 +21,7 @@ from generator.store.jsonl import Bounds
 
 pytest.importorskip("inspect_ai", reason="the inspect extra is not installed")
 
-from inspect_ai.log import EvalLog, read_eval_log, write_eval_log  # noqa: E402
+from inspect_ai.log import EvalLog, read_eval_log, write_eval_log
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "inspect"
 EVAL, JSON, FAILED = DATA / "probe.eval", DATA / "probe.json", DATA / "probe-failed.json"
