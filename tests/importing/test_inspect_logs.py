@@ -8,16 +8,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner, Result
 
-from generator.cli.base import Group, State
-from generator.cli.runners import COMMANDS
 from generator.errors import InputError, UsageError
 from generator.importing.inspect_logs import MISSING, read_inspect_logs
 from generator.importing.sources import Declared, load_bank_for_import
 from generator.store import Layout
 from generator.store.bank import Bank
 from generator.store.jsonl import Bounds
+from tests.importing.helpers import run_cli
 
 pytest.importorskip("inspect_ai", reason="the inspect extra is not installed")
 
@@ -30,15 +28,6 @@ EVAL, JSON, FAILED = DATA / "probe.eval", DATA / "probe.json", DATA / "probe-fai
 @pytest.fixture
 def bank(root: Path) -> Bank:
     return load_bank_for_import(Layout.at(root, root / ".private"), Bounds())
-
-
-def run_cli(root: Path, *args: str) -> Result:
-    """``import inspect|lm-eval ARGS`` through the error boundary every command has."""
-    group = Group("import")
-    for command in COMMANDS:
-        group.add_command(command)
-    state = State(Layout.at(root, root / ".private"), traceback=False)
-    return CliRunner().invoke(group, list(args), obj=state, catch_exceptions=False)
 
 
 def edited(tmp_path: Path, change: Any, source: Path = JSON, name: str = "edited.json") -> Path:
