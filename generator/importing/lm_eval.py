@@ -40,6 +40,7 @@ from generator.hashing import sha256_text
 from generator.store.bank import Bank
 from generator.store.jsonl import Bounds, Problems
 from generator.store.regular import read_regular
+from generator.store.strict import StrictError, parse_json
 
 from .rows import RecordRow
 from .sources import (
@@ -131,15 +132,9 @@ def _lines(path: Path, bounds: Bounds, problems: Problems) -> list[tuple[int, di
             problems.add(shown, number, rule, "over the reader's bound (raise it with --limit)")
             continue
         try:
-            data = json.loads(line.decode("utf-8"))
-        except UnicodeDecodeError:
-            problems.add(shown, number, "utf-8", "the line is not valid UTF-8")
-            continue
-        except json.JSONDecodeError as exc:
-            problems.add(shown, number, "syntax", f"invalid JSON at column {exc.colno}")
-            continue
-        except RecursionError:
-            problems.add(shown, number, "syntax", "JSON nested too deeply")
+            data = parse_json(line)
+        except StrictError as exc:
+            problems.add(shown, number, exc.rule, exc.message)
             continue
         if not isinstance(data, dict):
             problems.add(shown, number, "lm-eval-line", "a samples line is a JSON object")

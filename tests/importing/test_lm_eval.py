@@ -166,8 +166,12 @@ def test_lines_that_are_not_generations_or_json_are_refused(bank: Bank, tmp_path
         f"{path}:2: doc_id 1: resps is not one request's generated texts (a generate_until "
         "task) [lm-eval-resps]"
     ]
-    path.write_text(PLAIN.read_text("utf-8") + '{"doc_id": 9,\n', "utf-8")
-    assert refusal(path, bank) == [f"{path}:9: invalid JSON at column 14 [syntax]"]
+    twice = '{"doc_id": 8, "doc_id": 9}\n'
+    path.write_text(PLAIN.read_text("utf-8") + twice + '{"doc_id": 9,\n', "utf-8")
+    assert refusal(path, bank) == [
+        f'{path}:9: duplicate key "doc_id" [duplicate-key]',
+        f"{path}:10: invalid JSON: EOF while parsing a value (column 13) [syntax]",
+    ]
 
 
 def test_held_out_docs_are_checked_against_the_private_text(bank: Bank, tmp_path: Path) -> None:
