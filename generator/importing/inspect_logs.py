@@ -44,6 +44,7 @@ from .sources import (
     label_text,
     make_row,
     prompt_turns,
+    shown_id,
 )
 
 if TYPE_CHECKING:
@@ -54,6 +55,8 @@ MISSING = (
     "install the extra: pip install 'probepress[inspect]'"
 )
 TIMEOUT_LIMITS = ("time", "working")
+UNUSED_FIELDS = {"events", "store", "messages", "timelines"}
+"""Sample fields never read (not loaded from ``.eval`` logs: they are most of a log)."""
 _CALL = re.compile(r"^([A-Za-z_][\w.]*)\(")
 _RAISED = re.compile(r"^([A-Za-z_][\w.]*)(?::|$)")
 
@@ -97,7 +100,7 @@ def read_inspect_logs(
             continue
         who = candidate or log.eval.model
         for sample in log.samples or []:
-            where = Where(str(path), None, f"sample {sample.id!r} epoch {sample.epoch}")
+            where = Where(str(path), None, f"sample {shown_id(sample.id)} epoch {sample.epoch}")
             row = _row(sample, log, who, bank, declared, where, problems)
             if row is not None:
                 collected.add(row, where, problems)
@@ -119,7 +122,9 @@ def _read(api: Any, path: Path, bounds: Bounds, problems: Problems) -> EvalLog |
         problems.add(shown, None, "file-size", message, "raise it with --limit max_file_bytes=N")
         return None
     try:
-        log: EvalLog = api.read_eval_log(str(path), resolve_attachments=True)
+        log: EvalLog = api.read_eval_log(
+            str(path), resolve_attachments=True, exclude_fields=UNUSED_FIELDS
+        )
     except OSError:
         raise
     except Exception as exc:  # inspect_ai raises what its parsers raise

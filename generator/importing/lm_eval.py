@@ -53,6 +53,7 @@ from .sources import (
     make_row,
     prompt_hashes,
     prompt_turns,
+    shown_id,
 )
 
 HASHES = ("doc_hash", "prompt_hash")
@@ -151,7 +152,7 @@ def _read_docs(
     filters = {str(data.get("filter")) for _, data in lines}
     docs: dict[int, _Doc] = {}
     for number, data in lines:
-        where = Where(str(path), number, f"doc_id {data.get('doc_id')!r}")
+        where = Where(str(path), number, f"doc_id {shown_id(data.get('doc_id'))}")
         line = _checked_line(data, bank, declared, where, problems)
         if line is None:
             continue

@@ -54,6 +54,12 @@ class Where:
     what: str
 
 
+def shown_id(value: object) -> str:
+    """A source id as messages quote it: ``repr`` (quotes and escapes), at most 60 chars."""
+    text = repr(value) if isinstance(value, str | int) and not isinstance(value, bool) else "?"
+    return text if len(text) <= 60 else f"{text[:57]}…"
+
+
 def parse_raters(pairs: Iterable[str]) -> dict[str, str]:
     """``NAME=ID`` declarations as a dict (a name declared twice is refused)."""
     raters: dict[str, str] = {}
@@ -98,13 +104,15 @@ def item_for(
     if mapping.ids is not None:
         item = mapping.ids.get(source_id)
         if item is None:
-            message = f"{where.what}: id {source_id!r} is not in the id map {mapping.ids_file}"
+            message = (
+                f"{where.what}: id {shown_id(source_id)} is not in the id map {mapping.ids_file}"
+            )
             problems.add(where.path, where.line, "import-id", message, "add it to the id map")
             return None
     else:
         item = source_id
     if item not in bank.public and item not in bank.heldout:
-        message = f"{where.what}: {item!r} is not an item of the bank"
+        message = f"{where.what}: {shown_id(item)} is not an item of the bank"
         fix = "declare which item each id is with --ids FILE (source id: item id)"
         problems.add(where.path, where.line, "import-id", message, fix)
         return None

@@ -268,3 +268,20 @@ def test_a_file_inspect_cannot_read_is_refused_without_its_text(bank: Bank, tmp_
     (message,) = refusal([path], bank)
     assert message.startswith(f"{path}: inspect_ai cannot read this log (")
     assert "secret" not in message
+
+
+def test_the_committed_logs_are_inspect_ais_own() -> None:
+    for path in (EVAL, JSON, FAILED):
+        log = read_eval_log(str(path), header_only=True)
+        assert log.eval.packages == {"inspect_ai": "0.3.285"}
+        assert (log.eval.model, log.eval.task) == ("mockllm/model", "probe_task")
+
+
+def test_a_long_or_odd_id_is_quoted_short(bank: Bank, tmp_path: Path) -> None:
+    def long_id(log: EvalLog) -> None:
+        assert log.samples is not None
+        log.samples[0].id = "x" * 500
+
+    (message,) = refusal([edited(tmp_path, long_id)], bank)
+    assert f"sample '{'x' * 56}… epoch 1:" in message
+    assert len(message) < 400
