@@ -285,3 +285,27 @@ def test_a_long_or_odd_id_is_quoted_short(bank: Bank, tmp_path: Path) -> None:
     (message,) = refusal([edited(tmp_path, long_id)], bank)
     assert f"sample '{'x' * 56}… epoch 1:" in message
     assert len(message) < 400
+
+
+def test_retries_filters_and_empty_answers_keep_their_status(bank: Bank, tmp_path: Path) -> None:
+    from inspect_ai.log import EvalRetryError
+
+    def outcomes(log: EvalLog) -> None:
+        assert log.samples is not None
+        retried, filtered, empty = log.samples[0], log.samples[2], log.samples[4]
+        retry = EvalRetryError(message="TimeoutError()", traceback="", traceback_ansi="")
+        retried.error_retries = [retry, retry]
+        filtered.output.choices[0].stop_reason = "content_filter"
+        empty.output.choices[0].message.content = "  "
+        empty.output.completion = "  "
+
+    rows = read_inspect_logs([edited(tmp_path, outcomes)], bank, Declared())
+    first = {r.item: r for r in rows if r.draw == 1}
+    retried = first["ambig-001"]
+    assert (retried.attempts, retried.retried_after, retried.status) == (3, "provider_error", "ok")
+    assert retried.latency_ms is None  # the earlier attempts' time is not in the log
+    assert (first["arith-002"].status, first["arith-002"].finish_reason) == (
+        "content_filter",
+        "content_filter",
+    )
+    assert (first["syco-001"].status, first["syco-001"].response) == ("empty", "  ")
