@@ -6,6 +6,7 @@ is imported only when a log is read.
 How a log maps to rows (one per sample × epoch):
 
 - candidate: the eval's model (``provider/model`` as Inspect names it) unless declared;
+  a sample some of whose requests to it another model served (a fallback) is refused;
 - item: the sample id, or the item the id map declares for it; the sample's input must be
   the bank item's prompt, turn for turn (the answer must be to the bank's question);
 - draw: the epoch; half: ``A`` unless declared;
@@ -158,6 +159,8 @@ def _row(
     item = item_for(str(sample.id), declared, bank, where, problems)
     if item is None or not _same_prompt(sample, item, bank, where, problems):
         return None
+    if not _served_by(sample, log.eval.model, where, problems):
+        return None
     outcome = _outcome(sample, where, problems)
     if outcome is None:
         return None
@@ -197,6 +200,19 @@ def _same_prompt(
     message = f"{where.what}: the sample's input is not the prompt of bank item {item}"
     fix = "run the bank's prompts verbatim (or map the id to the item whose prompt it is)"
     problems.add(where.path, where.line, "inspect-prompt", message, fix)
+    return False
+
+
+def _served_by(sample: EvalSample, model: str, where: Where, problems: Problems) -> bool:
+    """True unless another model served some of the eval model's requests (a fallback)."""
+    served = sorted({f.fallback_model for f in sample.model_fallbacks or [] if f.model == model})
+    if not served:
+        return True
+    message = (
+        f"{where.what}: {len(served)} other model(s) served requests made to {model} "
+        "(a fallback): the answer is not the candidate's"
+    )
+    problems.add(where.path, where.line, "inspect-fallback", message, "rerun without fallbacks")
     return False
 
 

@@ -309,3 +309,21 @@ def test_retries_filters_and_empty_answers_keep_their_status(bank: Bank, tmp_pat
         "content_filter",
     )
     assert (first["syco-001"].status, first["syco-001"].response) == ("empty", "  ")
+
+
+def test_an_answer_served_by_a_fallback_model_is_refused(bank: Bank, tmp_path: Path) -> None:
+    from inspect_ai.model import ModelFallback
+
+    def fallback(log: EvalLog) -> None:
+        assert log.samples is not None
+        served = ModelFallback(model="mockllm/model", fallback_model="other/model")
+        log.samples[0].model_fallbacks = [served]
+        grader = ModelFallback(model="grader/model", fallback_model="other/model")
+        log.samples[2].model_fallbacks = [grader]  # the scorer's model: not the candidate's
+
+    path = edited(tmp_path, fallback)
+    assert refusal([path], bank) == [
+        f"{path}: sample 'ambig-001' epoch 1: 1 other model(s) served requests made to "
+        "mockllm/model (a fallback): the answer is not the candidate's [inspect-fallback]; "
+        "fix: rerun without fallbacks"
+    ]
