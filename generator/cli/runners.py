@@ -91,6 +91,10 @@ def inspect_command(
 @_LOGS
 @click.option("--candidate", required=True, help="The candidate's API string (the log names none).")
 @click.option("--no-labels", is_flag=True, help="Leave the metrics out (needed with repeats > 1).")
+@click.option("--id-field", default="id", show_default=True, help="The doc field with the item id.")
+@click.option(
+    "--prompt-field", default="prompt", show_default=True, help="The doc field with the prompt."
+)
 @_shared
 @pass_state
 def lm_eval_command(
@@ -98,6 +102,8 @@ def lm_eval_command(
     logs: tuple[Path, ...],
     candidate: str,
     no_labels: bool,
+    id_field: str,
+    prompt_field: str,
     ids_file: Path | None,
     raters: tuple[str, ...],
     half: str,
@@ -105,10 +111,12 @@ def lm_eval_command(
 ) -> None:
     """Read lm-evaluation-harness sample logs (samples_*.jsonl, from --log_samples) into
     records rows, re-checking their doc_hash and prompt_hash against the bank."""
-    from generator.importing.lm_eval import read_lm_eval_samples
+    from generator.importing.lm_eval import LmEvalOptions, read_lm_eval_samples
+
+    options = LmEvalOptions(not no_labels, id_field, prompt_field)
 
     def read(bank: Any, declared: Any) -> list[RecordRow]:
-        return read_lm_eval_samples(logs, bank, declared, candidate, not no_labels, state.bounds)
+        return read_lm_eval_samples(logs, bank, declared, candidate, options, state.bounds)
 
     _run(state, logs, ids_file, raters, half, rows_out, read)
 

@@ -13,10 +13,10 @@ is the hex SHA-256 of the UTF-8 text, ``lm_eval.evaluator``) are:
 
 Each line is checked: its ``doc_hash`` must be the hash of the document it logs, the
 document must name a bank item (its ``id`` field, or ``doc_id`` through the id map) whose
-prompt it carries (its ``prompt`` field), and its ``prompt_hash`` must be the hash of that
-item's prompt as lm-eval sends it — so the responses answer the bank's question, verbatim,
-with no few-shot examples, description or template around it. A mismatch is refused at
-its line, naming the hash.
+prompt it carries (its ``prompt`` field; other field names may be declared), and its
+``prompt_hash`` must be the hash of that item's prompt as lm-eval sends it — so the
+responses answer the bank's question, verbatim, with no few-shot examples, description or
+template around it. A mismatch is refused at its line, naming the hash.
 
 Rows: ``resps[0]`` (the raw generations of the document's one request; ``repeats`` of them)
 are the draws 1…K of half ``A`` (unless declared); a document's lines must agree on them.
@@ -59,6 +59,18 @@ from .sources import (
 HASHES = ("doc_hash", "prompt_hash")
 
 
+@dataclass(frozen=True)
+class LmEvalOptions:
+    """How to read the documents of a task (defaults: a task built from the bank)."""
+
+    labels: bool = True
+    """Keep the metrics as labels (False: responses only; needed with repeats > 1)."""
+    id_field: str = "id"
+    """The doc field holding the bank item id (unless an id map declares ``doc_id``s)."""
+    prompt_field: str = "prompt"
+    """The doc field holding the prompt (text, or role/content messages)."""
+
+
 @dataclass
 class _Doc:
     """What the lines of one document carry: its item, generations and labels."""
@@ -74,7 +86,7 @@ def read_lm_eval_samples(
     bank: Bank,
     declared: Declared,
     candidate: str,
-    labels: bool = True,
+    options: LmEvalOptions | None = None,
     bounds: Bounds | None = None,
 ) -> list[RecordRow]:
     """Rows of every document × repeat of the sample logs at ``paths``.
@@ -84,17 +96,17 @@ def read_lm_eval_samples(
         bank: The bank (with held-out texts when the logs have held-out items).
         declared: The id map (``doc_id`` → item), rater names and half.
         candidate: The candidate's API string.
-        labels: Keep the metrics as labels (False: responses only).
+        options: Labels or not, and the doc fields holding the item id and the prompt.
         bounds: Reader bounds (file size, line length, line count).
 
     Raises:
         InputError: Any line that cannot be mapped honestly (every one is listed).
     """
-    bounds = bounds or Bounds()
+    bounds, options = bounds or Bounds(), options or LmEvalOptions()
     problems = Problems()
     collected = Collected()
     for path in paths:
-        docs = _read_docs(path, bank, declared, labels, bounds, problems)
+        docs = _read_docs(path, bank, declared, options, bounds, problems)
         for doc in docs.values():
             for draw, text in enumerate(doc.resps, start=1):
                 row = _row(doc, draw, text, candidate, declared, problems)
@@ -145,7 +157,12 @@ def _lines(path: Path, bounds: Bounds, problems: Problems) -> list[tuple[int, di
 
 
 def _read_docs(
-    path: Path, bank: Bank, declared: Declared, labels: bool, bounds: Bounds, problems: Problems
+    path: Path,
+    bank: Bank,
+    declared: Declared,
+    options: LmEvalOptions,
+    bounds: Bounds,
+    problems: Problems,
 ) -> dict[int, _Doc]:
     """Each document of the file, its lines merged (every problem reported)."""
     lines = _lines(path, bounds, problems)
@@ -153,7 +170,7 @@ def _read_docs(
     docs: dict[int, _Doc] = {}
     for number, data in lines:
         where = Where(str(path), number, f"doc_id {shown_id(data.get('doc_id'))}")
-        line = _checked_line(data, bank, declared, where, problems)
+        line = _checked_line(data, bank, declared, options, where, problems)
         if line is None:
             continue
         doc_id, item, resps = line
@@ -163,13 +180,18 @@ def _read_docs(
             message = f"{where.what}: the generations differ from those of line {first}"
             problems.add(where.path, number, "lm-eval-resps", message)
             continue
-        if labels:
+        if options.labels:
             _add_labels(doc, data, len(filters) > 1, declared, where, problems)
     return docs
 
 
 def _checked_line(
-    data: dict[str, Any], bank: Bank, declared: Declared, where: Where, problems: Problems
+    data: dict[str, Any],
+    bank: Bank,
+    declared: Declared,
+    options: LmEvalOptions,
+    where: Where,
+    problems: Problems,
 ) -> tuple[int, str, list[str]] | None:
     """(doc_id, item, generations) of a line whose hashes hold, or None (reported)."""
     doc_id, doc = data.get("doc_id"), data.get("doc")
@@ -188,15 +210,17 @@ def _checked_line(
             where.path, where.line, "lm-eval-doc-hash", message, "use the log as lm-eval wrote it"
         )
         return None
-    source = str(doc_id) if declared.ids is not None else doc.get("id")
+    source = str(doc_id) if declared.ids is not None else doc.get(options.id_field)
     if not isinstance(source, str):
-        message = f"{where.what}: the doc has no text 'id' field naming its bank item"
+        field_name = shown_id(options.id_field)
+        message = f"{where.what}: the doc has no text {field_name} field naming its bank item"
         problems.add(
             where.path, where.line, "import-id", message, "declare the items with --ids FILE"
         )
         return None
     item = item_for(source, declared, bank, where, problems)
-    if item is None or not _same_prompt(data, doc, item, bank, where, problems):
+    prompt = doc.get(options.prompt_field)
+    if item is None or not _same_prompt(data, prompt, item, bank, where, problems):
         return None
     resps = _generations(data.get("resps"))
     if resps is None:
@@ -210,7 +234,7 @@ def _checked_line(
 
 def _same_prompt(
     data: dict[str, Any],
-    doc: dict[str, Any],
+    prompt: Any,
     item: str,
     bank: Bank,
     where: Where,
@@ -220,7 +244,6 @@ def _same_prompt(
     full = bank_text(item, bank, where, problems)
     if full is None:
         return False
-    prompt = doc.get("prompt")
     carried = [("user", prompt)] if isinstance(prompt, str) else _turns(prompt)
     if carried != prompt_turns(full):
         message = f"{where.what}: the doc's prompt field is not the prompt of bank item {item}"

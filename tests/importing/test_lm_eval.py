@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from generator.errors import InputError
-from generator.importing.lm_eval import read_lm_eval_samples
+from generator.importing.lm_eval import LmEvalOptions, read_lm_eval_samples
 from generator.importing.sources import Declared, load_bank_for_import
 from generator.store import Layout
 from generator.store.bank import Bank
@@ -50,7 +50,7 @@ def altered(tmp_path: Path, change: Callable[[list[dict[str, Any]]], None]) -> P
 
 def refusal(path: Path, bank: Bank, labels: bool = True) -> list[str]:
     with pytest.raises(InputError) as caught:
-        read_lm_eval_samples([path], bank, Declared(), "acme/m-1", labels)
+        read_lm_eval_samples([path], bank, Declared(), "acme/m-1", LmEvalOptions(labels))
     return [str(p) for p in caught.value.problems]
 
 
@@ -77,7 +77,8 @@ def test_documents_give_draws_and_each_filters_metric_a_label(bank: Bank) -> Non
 
 
 def test_repeats_are_draws_and_their_shared_metric_is_no_label(bank: Bank) -> None:
-    rows = read_lm_eval_samples([REPEATS], bank, Declared(), "acme/m-1", labels=False)
+    no_labels = LmEvalOptions(labels=False)
+    rows = read_lm_eval_samples([REPEATS], bank, Declared(), "acme/m-1", no_labels)
     assert [(r.item, r.draw) for r in rows] == [(i, d) for i in ITEMS for d in (1, 2, 3)]
     problems = refusal(REPEATS, bank)
     assert len(problems) == 8
@@ -205,3 +206,20 @@ def test_the_command_writes_rows_and_escapes_names(root: Path, tmp_path: Path) -
     assert result.exit_code == 2 and "Traceback" not in result.stderr
     assert "\x1b" not in result.stderr and "\x07" not in result.stderr
     assert "'\\x1b]0;owned\\x07' is not an item of the bank" in result.stderr
+
+
+def test_declared_doc_fields(root: Path, tmp_path: Path) -> None:
+    def rename(lines: list[dict[str, Any]]) -> None:
+        for line in lines:
+            doc = line["doc"]
+            line["doc"] = {"probe": doc["id"], "question": doc["prompt"], "target": doc["target"]}
+            line["doc_hash"] = doc_hash(line["doc"])
+
+    path = altered(tmp_path, rename)
+    plain = run_cli(root, "lm-eval", str(path), "--candidate", "a")
+    assert plain.exit_code == 2
+    assert "doc_id 0: the doc has no text 'id' field naming its bank item" in plain.stderr
+    fields = ("--id-field", "probe", "--prompt-field", "question")
+    declared = run_cli(root, "lm-eval", str(path), "--candidate", "a", *fields)
+    assert declared.exit_code == 0, declared.stderr
+    assert "checked: 4 draws of 4 items from 1 log(s), 0 lost" in declared.stderr
