@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from generator.errors import InputError
 from generator.importing.lm_eval import LmEvalOptions, read_lm_eval_samples
@@ -223,3 +225,30 @@ def test_declared_doc_fields(root: Path, tmp_path: Path) -> None:
     declared = run_cli(root, "lm-eval", str(path), "--candidate", "a", *fields)
     assert declared.exit_code == 0, declared.stderr
     assert "checked: 4 draws of 4 items from 1 log(s), 0 lost" in declared.stderr
+
+
+@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    lines=st.lists(
+        st.one_of(
+            st.binary(max_size=80),
+            st.sampled_from(PLAIN.read_bytes().split(b"\n")).map(
+                lambda line: line.replace(b'"lol"', b"[1]").replace(
+                    b'"doc_id": 1', b'"doc_id": "1"'
+                )
+            ),
+            st.sampled_from(PLAIN.read_bytes().split(b"\n")),
+        ),
+        max_size=6,
+    )
+)
+def test_any_bytes_give_rows_or_a_refusal(bank: Bank, tmp_path: Path, lines: list[bytes]) -> None:
+    path = tmp_path / "fuzz.jsonl"
+    path.write_bytes(b"\n".join(lines))
+    try:
+        rows = read_lm_eval_samples([path], bank, Declared(), "acme/m-1")
+    except InputError as exc:
+        assert exc.problems
+        assert all(p.path == str(path) for p in exc.problems)
+    else:
+        assert {r.item for r in rows} <= set(ITEMS)
