@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 from generator.errors import UsageError
 from generator.store.bank import Bank
 from generator.store.jsonl import Bounds, Problems
+from generator.store.regular import open_regular
 
 from .rows import RecordRow
 from .sources import (
@@ -56,8 +57,6 @@ MISSING = (
     "install the extra: pip install 'probepress[inspect]'"
 )
 TIMEOUT_LIMITS = ("time", "working")
-UNUSED_FIELDS = {"events", "store", "messages", "timelines"}
-"""Sample fields never read (not loaded from ``.eval`` logs: they are most of a log)."""
 _CALL = re.compile(r"^([A-Za-z_][\w.]*)\(")
 _RAISED = re.compile(r"^([A-Za-z_][\w.]*)(?::|$)")
 
@@ -114,18 +113,15 @@ def _read(api: Any, path: Path, bounds: Bounds, problems: Problems) -> EvalLog |
     if path.suffix not in (".eval", ".json"):
         problems.add(shown, None, "inspect-file", "an Inspect AI log ends in .eval or .json")
         return None
-    if not path.is_file():
-        problems.add(shown, None, "inspect-file", "not a regular file")
-        return None
-    size = path.stat().st_size
-    if size > bounds.max_file_bytes:
-        message = f"{size} bytes is over the {bounds.max_file_bytes}-byte bound"
-        problems.add(shown, None, "file-size", message, "raise it with --limit max_file_bytes=N")
+    # Opened the way every probepress reader opens a file: regular, no symlink, bounded.
+    handle = open_regular(path, shown, problems, bounds.max_file_bytes)
+    if handle is None:
         return None
     try:
-        log: EvalLog = api.read_eval_log(
-            str(path), resolve_attachments=True, exclude_fields=UNUSED_FIELDS
-        )
+        with handle:
+            log: EvalLog = api.read_eval_log(
+                handle, resolve_attachments=True, format=path.suffix[1:]
+            )
     except OSError:
         raise
     except Exception as exc:  # inspect_ai raises what its parsers raise

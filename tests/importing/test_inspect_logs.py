@@ -327,3 +327,15 @@ def test_an_answer_served_by_a_fallback_model_is_refused(bank: Bank, tmp_path: P
         "mockllm/model (a fallback): the answer is not the candidate's [inspect-fallback]; "
         "fix: rerun without fallbacks"
     ]
+
+
+def test_a_log_is_opened_like_every_input(bank: Bank, tmp_path: Path) -> None:
+    link = tmp_path / "link.eval"
+    link.symlink_to(EVAL)
+    (linked,) = refusal([link], bank)
+    assert linked.startswith(f"{link}: ") and "symlink" in linked
+    small = Bounds(max_file_bytes=1000)
+    with pytest.raises(InputError) as caught:
+        read_inspect_logs([EVAL], bank, Declared(), bounds=small)
+    (big,) = caught.value.problems
+    assert (big.path, big.rule) == (str(EVAL), "file-too-large")
