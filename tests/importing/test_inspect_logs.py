@@ -271,7 +271,7 @@ def test_a_file_inspect_cannot_read_is_refused_without_its_text(bank: Bank, tmp_
 
 
 def test_the_committed_logs_are_inspect_ais_own() -> None:
-    for path in (EVAL, JSON, FAILED):
+    for path in (EVAL, JSON, FAILED, DATA / "probe-clean.eval"):
         log = read_eval_log(str(path), header_only=True)
         assert log.eval.packages == {"inspect_ai": "0.3.285"}
         assert (log.eval.model, log.eval.task) == ("mockllm/model", "probe_task")
@@ -339,3 +339,9 @@ def test_a_log_is_opened_like_every_input(bank: Bank, tmp_path: Path) -> None:
         read_inspect_logs([EVAL], bank, Declared(), bounds=small)
     (big,) = caught.value.problems
     assert (big.path, big.rule) == (str(EVAL), "file-too-large")
+
+
+def test_the_clean_log_answers_every_draw(bank: Bank) -> None:
+    rows = read_inspect_logs([DATA / "probe-clean.eval"], bank, Declared())
+    assert len(rows) == 10 and {r.status for r in rows} == {"ok"}
+    assert all(r.response and set(r.labels) == {"includes", "refusal_label"} for r in rows)

@@ -1,11 +1,12 @@
 """Regenerate the Inspect AI test logs with inspect_ai's own mock model.
 
 Run from the repository root: ``python tests/data/inspect/make_logs.py``. It runs
-``probe_task`` three times with ``mockllm/model`` (no network, no API key):
+``probe_task`` four times with ``mockllm/model`` (no network, no API key):
 
 - ``probe.eval`` and ``probe.json``: two epochs, errors do not fail the eval, and a
   custom mock output per prompt with token usage, so answers and scores differ;
-- ``probe-failed.json``: one epoch with errors failing the eval (log status ``error``).
+- ``probe-failed.json``: one epoch with errors failing the eval (log status ``error``);
+- ``probe-clean.eval``: two epochs of the task without its faults (every draw answered).
 """
 
 from __future__ import annotations
@@ -46,11 +47,11 @@ def answer(messages: list[Any], tools: Any, tool_choice: Any, config: Any) -> Mo
     return output
 
 
-def run(name: str, log_format: str, epochs: int, fail_on_error: bool) -> None:
+def run(name: str, log_format: str, epochs: int, fail_on_error: bool, faults: bool = True) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         model = get_model("mockllm/model", custom_outputs=answer)
         inspect_eval(
-            probe_task(),
+            probe_task(faults=faults),
             model=model,
             epochs=epochs,
             fail_on_error=fail_on_error,
@@ -66,3 +67,4 @@ if __name__ == "__main__":
     run("probe.eval", "eval", epochs=2, fail_on_error=False)
     run("probe.json", "json", epochs=2, fail_on_error=False)
     run("probe-failed.json", "json", epochs=1, fail_on_error=True)
+    run("probe-clean.eval", "eval", epochs=2, fail_on_error=True, faults=False)

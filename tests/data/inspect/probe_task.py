@@ -4,7 +4,8 @@ Sample ids are the bank's item ids and inputs are the bank's prompts verbatim. T
 rate every sample: ``includes()`` (the target string is in the answer) and
 ``refusal_label`` (a three-class label, as a human annotator might give). Sample
 ``ambig-002`` raises in the solver (an error that halts the sample) and ``premise-001``
-runs into a time limit (a limit that halts it before the answer). Regenerate with ``make_logs.py``.
+runs into a time limit (a limit that halts it before the answer); with ``faults=False``
+neither happens. Regenerate with ``make_logs.py``.
 """
 
 from __future__ import annotations
@@ -92,10 +93,11 @@ def refusal_label():  # type: ignore[no-untyped-def]
 
 
 @task
-def probe_task() -> Task:
-    """The five-sample probe task."""
+def probe_task(faults: bool = True) -> Task:
+    """The five-sample probe task (``faults=False``: no sample errors or hits a limit)."""
+    samples = SAMPLES if faults else [s.model_copy(update={"metadata": {}}) for s in SAMPLES]
     return Task(
-        dataset=MemoryDataset(SAMPLES, name="probepress-example"),
+        dataset=MemoryDataset(samples, name="probepress-example"),
         solver=probe_solver(),
         scorer=[includes(), refusal_label()],
     )
