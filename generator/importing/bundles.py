@@ -64,12 +64,19 @@ def _located(rows: Iterable[RecordRow | Located]) -> list[Located]:
     ]
 
 
-def _read(layout: Layout, volume_id: str, bounds: Bounds) -> tuple[Volume, Bank]:
+def read_inputs(
+    layout: Layout, volume_id: str, bounds: Bounds, *, private: bool = True
+) -> tuple[Volume, Bank]:
+    """The volume and its bank; with ``private``, the held-out texts too (when any).
+
+    Raises:
+        InputError: Either cannot be read.
+    """
     problems = Problems()
     path = layout.volume_file(volume_id)
     volume = load_document(path, Volume, layout.rel(path), problems, bounds.max_yaml_bytes)
     bank = load_bank(layout, bounds, problems, private=False)
-    if bank is not None and bank.heldout and not problems:
+    if private and bank is not None and bank.heldout and not problems:
         load_private_items(layout, bank, bounds, problems)
     require(problems, f"{volume_id} and its bank")
     assert volume is not None and bank is not None
@@ -324,7 +331,7 @@ def write_bundles(
     """
     bounds = bounds or Bounds()
     located = _located(rows)
-    vol, bank = _read(layout, volume, bounds)
+    vol, bank = read_inputs(layout, volume, bounds)
     problems = Problems()
     for message in qualification_problems(vol, manifest_inputs, inputs_shown):
         problems.add(inputs_shown, None, "manifest-inputs", message)

@@ -220,3 +220,30 @@ def import_items(
         lines = [_line(i) for i in public]
         write_bytes(layout.public_items, _appended(layout.public_items, lines), layout.root)
     return ItemsResult(chosen, tuple(i.id for i in public), tuple(i.id for i in heldout))
+
+
+def mark_heldout(rows: list[SourceRow], listing: Path, shown: str) -> list[SourceRow]:
+    """``rows`` with ``heldout`` true exactly for the ids listed in ``listing`` (one a
+    line, ``#`` comments allowed).
+
+    Raises:
+        InputError: The list cannot be read, or names an id no row has, or a row has a
+            ``heldout`` field of its own.
+    """
+    try:
+        text = listing.read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read {listing}: {exc}") from None
+    wanted = {line.split("#")[0].strip() for line in text.splitlines()} - {""}
+    ids = {str(r.data.get("id")) for r in rows}
+    problems = Problems()
+    for ident in sorted(wanted - ids):
+        problems.add(str(listing), None, "heldout-list", f"{ident} is not an item of {shown}")
+    for line, data in rows:
+        if "heldout" in data:
+            problems.add(shown, line, "heldout-list", "heldout is given by the row and the list")
+    if problems:
+        raise InputError("cannot apply the held-out list:", problems.items)
+    return [
+        SourceRow(line, {**data, "heldout": str(data.get("id")) in wanted}) for line, data in rows
+    ]

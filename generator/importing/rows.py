@@ -7,7 +7,7 @@ runner did not record are left out and published as unknown, never invented.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, ClassVar
 
 from pydantic import Field, model_validator
 
@@ -25,6 +25,9 @@ class RecordRow(Record):
     """One draw of one candidate on one item, with every rater's label on it (one line of
     a records JSONL file, or one CSV row: the scalar fields as columns, plus a
     ``label:<rater>`` and an optional ``evidence:<rater>`` column per rater)."""
+
+    FIELD_PREFIXES: ClassVar[tuple[str, ...]] = ("label:", "evidence:")
+    """Column name prefixes of a CSV row: a rater's label and evidence."""
 
     candidate: Name
     """The candidate's exact API string (as the volume lists it)."""

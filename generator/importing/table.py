@@ -49,9 +49,19 @@ class ColumnMap:
     values: dict[str, str] = field(default_factory=dict)
     """Field -> a text for every row, ``{COLUMN}`` replaced by that row's cell
     (``--value FIELD=TEXT``; ``{{`` and ``}}`` stand for braces)."""
+    dropped: frozenset[str] = frozenset()
+    """Columns of the file that are not imported (``--drop COLUMN``); they may still
+    fill a ``--value`` placeholder."""
+    fields: frozenset[str] = frozenset()
+    """The format's fields, when known: a CSV column that maps to none is refused once,
+    at the header (``prefixes`` allowed too)."""
+    prefixes: tuple[str, ...] = ()
+    """Field name prefixes the format accepts (``label:``, ``evidence:``)."""
 
     @classmethod
-    def parse(cls, columns: tuple[str, ...], values: tuple[str, ...]) -> ColumnMap:
+    def parse(
+        cls, columns: tuple[str, ...], values: tuple[str, ...], dropped: tuple[str, ...] = ()
+    ) -> ColumnMap:
         """From ``FIELD=COLUMN`` and ``FIELD=TEXT`` options.
 
         Raises:
@@ -67,7 +77,8 @@ class ColumnMap:
                 if name in out["--column"] or name in out["--value"]:
                     raise UsageError(f"{option}: field {name!r} is mapped twice")
                 out[option][name] = source
-        return cls(out["--column"], out["--value"])
+        names = frozenset(n.strip() for text in dropped for n in text.split(",") if n.strip())
+        return cls(out["--column"], out["--value"], names)
 
     def apply(self, row: dict[str, Any]) -> dict[str, Any]:
         """The row with renamed fields and filled values (unmapped fields kept).
@@ -75,7 +86,7 @@ class ColumnMap:
         Raises:
             KeyError: A mapped column is not in the row.
         """
-        taken = set(self.columns.values())
+        taken = set(self.columns.values()) | self.dropped
         data = {k: v for k, v in row.items() if k not in taken}
         for name, column in self.columns.items():
             if column in row:
@@ -84,9 +95,17 @@ class ColumnMap:
             data[name] = _fill(text, row)
         return data
 
+    def unknown_columns(self, header: list[str]) -> list[str]:
+        """Columns of ``header`` that become no field of the format (none when the
+        format's fields are not known)."""
+        if not self.fields:
+            return []
+        mapped = self.apply(dict.fromkeys(header, ""))
+        return sorted(k for k in mapped if k not in self.fields and not k.startswith(self.prefixes))
+
     def missing_columns(self, header: list[str]) -> list[str]:
-        """Mapped or placeholder columns the file's header lacks."""
-        wanted = set(self.columns.values())
+        """Mapped, dropped or placeholder columns the file's header lacks."""
+        wanted = set(self.columns.values()) | self.dropped
         for text in self.values.values():
             wanted.update(m.group(1) for m in PLACEHOLDER.finditer(_unbraced(text)))
         return sorted(wanted - set(header))
@@ -198,6 +217,12 @@ def _csv_rows(text: str, shown: str, problems: Problems, columns: ColumnMap) -> 
     twice = sorted({h for h in header if header.count(h) > 1})
     if twice:
         problems.add(shown, 1, "csv-header", f"columns named twice: {', '.join(twice)}")
+        return
+    unknown = columns.unknown_columns(header)
+    if unknown:
+        message = f"columns that are no field of the format: {', '.join(unknown)}"
+        fix = "map each with --column FIELD=COLUMN, or leave it out with --drop COLUMN"
+        problems.add(shown, 1, "csv-header", message, fix)
         return
     missing = columns.missing_columns(header)
     if missing:

@@ -22,6 +22,7 @@ import yaml
 from generator import commitments
 from generator.canonical import write_bytes
 from generator.errors import Problem, UsageError
+from generator.lock import LOCK_FILE
 from generator.models.bank import BankManifest
 from generator.site.config import mkdocs_yaml, root_settings
 from generator.store.paths import Layout
@@ -126,8 +127,13 @@ def volume_skeleton(volume: str, version: str) -> bytes:
     return text.encode("utf-8")
 
 
-def _refuse_non_empty(root: Path) -> None:
-    if root.exists() and (not root.is_dir() or any(root.iterdir())):
+def refuse_non_empty(root: Path) -> None:
+    """Refuse a root that exists and holds anything (but the writer's own lock file).
+
+    Raises:
+        UsageError: It is a file, or a directory that is not empty.
+    """
+    if root.exists() and (not root.is_dir() or any(p.name != LOCK_FILE for p in root.iterdir())):
         what = "is not a directory" if not root.is_dir() else "is not empty"
         raise UsageError(
             f"cannot initialise {root}:",
@@ -148,7 +154,7 @@ def init_root(
     Raises:
         UsageError: The root exists and is not empty, or an argument is invalid.
     """
-    _refuse_non_empty(layout.root)
+    refuse_non_empty(layout.root)
     files = {
         **scaffold_files(name, licence, demonstration=False),
         "bank/bank.yaml": _manifest(name, licence, categories, released),
