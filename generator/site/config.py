@@ -210,7 +210,13 @@ EXAMPLE = SiteSettings(
         "registry; every frozen file is listed with its SHA-256 in the archive."
     ),
     demonstration=True,
-    pages=(*BASE_NAV[:3], ("Findings", "findings.md"), *BASE_NAV[3:]),
+    pages=(
+        *BASE_NAV[:3],
+        ("Findings", "findings.md"),
+        *BASE_NAV[3:5],
+        ("Publish your own", "publish.md"),
+        *BASE_NAV[5:],
+    ),
     hooks="generator/site/hooks.py",
 )
 """The repository's own site (the example publication)."""

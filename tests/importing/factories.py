@@ -39,6 +39,7 @@ def fill_volume(
     fraction: str = "1",
     halves: list[str] | None = None,
     draws: int = 1,
+    probe: str = "case-1",
 ) -> Path:
     """Fill in the skeleton ``bundles/vol-001/volume.yaml`` and fix its pre-registration."""
     path = root / "bundles" / "vol-001" / "volume.yaml"
@@ -63,7 +64,7 @@ def fill_volume(
     )
     data["jury"]["grader"] = {"api": grader[0], "family": grader[1]}
     data["jury"]["panel"] = [{"api": a, "family": f} for a, f in panel]
-    data["jury"]["qualification"]["probes"] = [{"id": "case-1", "expected": "fail"}]
+    data["jury"]["qualification"]["probes"] = [{"id": probe, "expected": "fail"}]
     data["preregistration"]["registered"] = "2024-03-01"
     data["candidates"] = [
         {"api": api, "display_name": name, "role": "candidate", "run_date": "2024-03-15"}
