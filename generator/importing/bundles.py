@@ -300,6 +300,19 @@ def _start(
     return Build(api, slug, run, seats, rowlines.Lines()) if ok else None
 
 
+def _result(layout: Layout, vol: Volume, sealed: list[Build]) -> BundlesResult:
+    written = {b.api for b in sealed}
+    return BundlesResult(
+        volume=vol.id,
+        bundles=tuple(layout.rel(layout.bundle_dir(vol.id, b.slug)) for b in sealed),
+        draws=sum(len(b.lines.draws) for b in sealed),
+        panel_votes=sum(len(b.lines.panel) for b in sealed),
+        heldout_responses=sum(len(b.lines.private) for b in sealed),
+        unused_tier0_labels=sum(b.lines.unused_tier0_labels for b in sealed),
+        missing=tuple(c.api for c in vol.candidates if c.api not in written),
+    )
+
+
 def write_bundles(
     layout: Layout,
     volume: str,
@@ -353,13 +366,4 @@ def write_bundles(
         raise InputError(f"cannot import into {volume}; nothing was written:", problems.items)
     for build, files in sealed:
         seal(layout, volume, build, files)
-    written = {b.api for b, _ in sealed}
-    return BundlesResult(
-        volume=volume,
-        bundles=tuple(layout.rel(layout.bundle_dir(volume, b.slug)) for b, _ in sealed),
-        draws=sum(len(b.lines.draws) for b, _ in sealed),
-        panel_votes=sum(len(b.lines.panel) for b, _ in sealed),
-        heldout_responses=sum(len(b.lines.private) for b, _ in sealed),
-        unused_tier0_labels=sum(b.lines.unused_tier0_labels for b, _ in sealed),
-        missing=tuple(c.api for c in vol.candidates if c.api not in written),
-    )
+    return _result(layout, vol, [b for b, _ in sealed])
