@@ -71,15 +71,15 @@ def init(
     .gitignore that keeps the private store out of git, and the private store with its
     bank secret (DIRECTORY/.private unless --private names another).
     """
-    from generator.init import init_root, parse_categories, refuse_non_empty
+    from generator.init import init_root, parse_categories, refuse_non_empty, validate
 
     wanted = parse_categories((*categories, *([category_list] if category_list else [])))
     layout = Layout.at(directory, state.private_option or directory / ".private")
+    day = _released(released)
     refuse_non_empty(layout.root)
+    validate(name, wanted, licence, day)
     with writer_lock(layout.root, create=True):
-        result = init_root(
-            layout, name=name, categories=wanted, licence=licence, released=_released(released)
-        )
+        result = init_root(layout, name=name, categories=wanted, licence=licence, released=day)
     err.print(
         f"initialised {result.root} ({len(result.files)} files); private store {result.private} "
         "(keep it out of git and back it up). Next: fill in bundles/vol-001/volume.yaml, "

@@ -141,6 +141,29 @@ def refuse_non_empty(root: Path) -> None:
         )
 
 
+def check_name(name: str) -> None:
+    """Refuse a bank name that could be markup or does not show as itself.
+
+    Raises:
+        UsageError: It has ``<``, ``>``, ``&`` or an invisible character, or is blank.
+    """
+    if any(c in name for c in "<>&") or not name.isprintable() or not name.strip():
+        raise UsageError(
+            f"--name {name!r}: a bank name is printed on every page; use printable text "
+            "without <, > or &"
+        )
+
+
+def validate(name: str, categories: list[dict[str, str]], licence: str, released: dt.date) -> None:
+    """Refuse what ``init_root`` would refuse, before anything (even the root) exists.
+
+    Raises:
+        UsageError: The name or a category is invalid.
+    """
+    check_name(name)
+    _manifest(name, licence, categories, released)
+
+
 def init_root(
     layout: Layout,
     *,
@@ -155,6 +178,7 @@ def init_root(
         UsageError: The root exists and is not empty, or an argument is invalid.
     """
     refuse_non_empty(layout.root)
+    check_name(name)
     files = {
         **scaffold_files(name, licence, demonstration=False),
         "bank/bank.yaml": _manifest(name, licence, categories, released),

@@ -147,3 +147,17 @@ def test_the_packaged_methodology_keeps_the_repository_sections() -> None:
 
     packaged = (REPO / "generator" / "init" / "pages" / "methodology.md").read_text("utf-8")
     assert headings(packaged) == headings((REPO / "site_src" / "methodology.md").read_text())
+
+
+def test_a_bank_name_that_could_be_markup_is_refused(tmp_path: Path) -> None:
+    args = ["init", str(tmp_path / "r"), "--name", "<script>x</script>", "--category", "a"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2 and "without <, > or &" in result.output
+    assert not (tmp_path / "r").exists()
+
+
+def test_an_invalid_category_is_refused_before_anything_is_written(tmp_path: Path) -> None:
+    args = ["init", str(tmp_path / "r"), "--name", "B", "--category", "Not A Slug"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2 and "cannot write bank/bank.yaml" in result.output
+    assert not (tmp_path / "r").exists()
