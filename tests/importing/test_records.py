@@ -212,3 +212,22 @@ def test_panel_labels_outside_the_preregistered_sample_are_refused(tmp_path: Pat
     result = _import(root, kept)
     assert result.exit_code == 0, result.output
     assert {v["item"] for v in _lines(root, "panel.jsonl")} == chosen
+
+
+def test_the_sample_from_the_bundles_as_jsonl(root: Path, tmp_path: Path) -> None:
+    assert _import(root, GOOD).exit_code == 0
+    out = tmp_path / "sample.jsonl"
+    result = run(root, "sample", "vol-001", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(x) for x in out.read_text("utf-8").splitlines()]
+    # Tier 1 draws only (q-3 is Tier 0), every one with fraction 1.
+    assert [(r["item"], r["why"]) for r in rows] == [("q-1", "stratified"), ("q-2", "stratified")]
+    assert rows[0]["judges"] == "judge-a judge-b judge-c"
+
+
+def test_prereg_of_an_unfilled_volume_names_the_missing_fields(tmp_path: Path) -> None:
+    root = tmp_path / "fresh"
+    init(root, "safety")
+    result = run(root, "prereg", "vol-001")
+    assert result.exit_code == 2
+    assert "bundles/vol-001/volume.yaml:" in result.output and "temperature" in result.output
