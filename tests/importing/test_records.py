@@ -231,3 +231,23 @@ def test_prereg_of_an_unfilled_volume_names_the_missing_fields(tmp_path: Path) -
     result = run(root, "prereg", "vol-001")
     assert result.exit_code == 2
     assert "bundles/vol-001/volume.yaml:" in result.output and "temperature" in result.output
+
+
+def test_write_bundles_takes_plain_rows_from_python(root: Path) -> None:
+    from generator.errors import InputError
+    from generator.importing.bundles import write_bundles
+    from generator.importing.inputs import load_inputs
+    from generator.importing.rows import RecordRow
+    from generator.store import Layout
+
+    layout = Layout.at(root, root / ".private")
+    inputs = load_inputs(manifest(root.parent / "m.yaml", ["m-1"], JUDGES), "m.yaml")
+    rows = [
+        RecordRow(candidate="m-1", item="q-1", response="Hi", labels={"grader-1": "pass"}),
+        RecordRow(candidate="m-1", item="q-9", response="Hi", labels={"grader-1": "pass"}),
+    ]
+    with pytest.raises(InputError) as refused:
+        write_bundles(layout, "vol-001", rows, inputs)
+    assert "rows:2: item q-9 is not in the bank [row]" in refused.value.render()
+    result = write_bundles(layout, "vol-001", rows[:1], inputs)
+    assert result.bundles == ("bundles/vol-001/m-1",) and result.draws == 1
