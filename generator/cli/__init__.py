@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from generator import __version__
-from generator.cli import audit, exporting, gates, inputs, outputs
+from generator.cli import audit, exporting, gates, inputs, onramp, outputs
 from generator.cli.base import CONTEXT_SETTINGS, EPILOG, Group, State, parse_limits
 from generator.store import Layout
 
@@ -65,6 +65,7 @@ def main(
 
 
 for _command in (
+    *onramp.COMMANDS,
     inputs.demo,
     inputs.schema,
     inputs.show,
