@@ -1,10 +1,12 @@
-"""The gates as ``publish`` runs them in its staging copy: every blocking finding becomes
+"""The gates as ``publish`` runs them in its staging copy: the input parts on each volume
+as read, then the output parts once on the finished tree. Every blocking finding becomes
 one refusal naming the gate, the rule and the file, and nothing is moved into place."""
 
 from __future__ import annotations
 
 from generator.checking import CheckReport, run_gates
 from generator.errors import CheckFailed, Problem
+from generator.gates import Finding
 from generator.models.release import GateVerdict
 from generator.store import Layout, VolumeData
 
@@ -24,24 +26,7 @@ def verdicts(report: CheckReport) -> dict[str, GateVerdict]:
     }
 
 
-def gate_inputs(
-    stage_layout: Layout,
-    layout: Layout,
-    data: VolumeData,
-    allow_dirty: bool,
-    loaded: dict[str, VolumeData],
-) -> CheckReport:
-    """All nine gates on the staged publication; refuse on any blocking finding."""
-    volume = data.volume.id
-    report = run_gates(
-        stage_layout, volume, options={"repo_root": layout.root}, data=data, loaded=loaded
-    )
-    blocking = []
-    for result in report.results:
-        for finding in result.errors():
-            if allow_dirty and finding.gate == "publishing" and finding.rule in DRAFT_ALLOWED:
-                continue
-            blocking.append(finding)
+def _refuse(stage_layout: Layout, message: str, blocking: list[Finding]) -> None:
     if blocking:
         problems = [
             Problem(
@@ -53,19 +38,48 @@ def gate_inputs(
             )
             for f in blocking
         ]
-        raise CheckFailed(f"{volume}: not published; the gates found:", problems)
+        raise CheckFailed(message, problems)
+
+
+def gate_inputs(
+    stage_layout: Layout,
+    layout: Layout,
+    data: VolumeData,
+    allow_dirty: bool,
+    loaded: dict[str, VolumeData],
+) -> CheckReport:
+    """The nine gates' input parts on the staged volume; refuse on any blocking finding.
+
+    The report is what the volume's release records: it is written before the site is
+    built, and the output parts that run after can only refuse, never add to it."""
+    volume = data.volume.id
+    report = run_gates(
+        stage_layout,
+        volume,
+        options={"repo_root": layout.root},
+        data=data,
+        loaded=loaded,
+        phases=("inputs",),
+    )
+    blocking = [
+        f
+        for r in report.results
+        for f in r.errors()
+        if not (allow_dirty and f.gate == "publishing" and f.rule in DRAFT_ALLOWED)
+    ]
+    _refuse(stage_layout, f"{volume}: not published; the gates found:", blocking)
     return report
 
 
-def gate_built_site(stage_layout: Layout, layout: Layout, data: VolumeData) -> None:
-    """The holdout gate once more, on the finished tree with the built site."""
+def gate_outputs(stage_layout: Layout, layout: Layout, data: VolumeData) -> None:
+    """The output parts (leak scan, downloads, citations, archive) once, on the finished
+    tree with the built site; refuse on any finding, a warning included: the releases
+    are already written, so a finding here could not be recorded in them."""
     volume = data.volume.id
     report = run_gates(
-        stage_layout, volume, ["holdout"], options={"repo_root": layout.root}, data=data
+        stage_layout, volume, options={"repo_root": layout.root}, data=data, phases=("outputs",)
     )
-    if not report.passed:
-        findings = [f for r in report.results for f in r.errors()]
-        raise CheckFailed(
-            f"{volume}: not published; held-out text reached the built site:",
-            [Problem(f.path, f.line, f"{f.gate}/{f.rule}", f.message, f.fix) for f in findings],
-        )
+    blocking = [f for r in report.results for f in r.errors(strict=True)]
+    _refuse(
+        stage_layout, f"{volume}: not published; the gates found on the finished tree:", blocking
+    )
