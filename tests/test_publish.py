@@ -12,7 +12,6 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
-from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -156,7 +155,8 @@ def test_the_publishing_gate_recomputes_independently_of_the_run(
         calls.append(args[1])
         if len(calls) == 1:
             fid = next(k for k, v in found.items() if v.kind == "count")
-            found[fid] = found[fid].model_copy(update={"display": "999", "value": Decimal(999)})
+            wrong = {**found[fid].model_dump(mode="json"), "display": "999", "value": "999"}
+            found[fid] = type(found[fid]).model_validate(wrong)
         return found
 
     monkeypatch.setattr(figures, "compute", first_one_wrong)
