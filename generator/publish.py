@@ -48,7 +48,7 @@ from generator.signing import load_private_key
 from generator.staging import plan, staging
 from generator.store import Layout
 
-Progress = Callable[[str], None]
+Step = Callable[[str], None]
 SITE_STAMP = ".probepress-site.json"
 #: Folders publish writes: refused up front when a symlink is on the way or inside.
 WRITTEN = ("figures", "site_src/volumes", "site_src/downloads", "site")
@@ -136,10 +136,11 @@ def publish(
     allow_dirty: bool = False,
     jobs: int | None = None,
     signing_key: Path | None = None,
-    progress: Progress | None = None,
+    progress: Step | None = None,
 ) -> PublishResult:
-    """Gates → figures → frozen HTML → PDFs → downloads → site for ``volumes``, built
-    together in staging and moved into place atomically, holding the root's writer lock
+    """Read → figures → input gates → frozen HTML and PDFs → releases → site (downloads
+    and MkDocs) → output gates → seal for ``volumes``, in one pass in staging, moved
+    into place atomically, holding the root's writer lock
     (after first recovering any interrupted publish).
 
     Raises:
@@ -180,7 +181,7 @@ class _Run:
     clean: bool
     allow_dirty: bool
     jobs: int | None
-    step: Progress
+    step: Step
 
     @property
     def draft(self) -> bool:
@@ -200,7 +201,7 @@ def _publish(
     allow_dirty: bool,
     jobs: int | None,
     signing_key: Path | None,
-    progress: Progress | None,
+    progress: Step | None,
 ) -> PublishResult:
     """Publish ``volumes`` unless nothing changed: in staging, read each volume once,
     compute and register its figures, run the gates' input parts, render the pages,
@@ -254,7 +255,7 @@ def _survey(
     allow_dirty: bool,
     jobs: int | None,
     signing_key: Path | None,
-    progress: Progress | None,
+    progress: Step | None,
 ) -> _Run:
     """Load the signing key and find each volume's standing release and the tree's state."""
     key = load_private_key(signing_key)
