@@ -127,10 +127,15 @@ def render(registry: Registry) -> str:
 
 
 def write(
-    layout: Layout, volume: str, bounds: Bounds | None = None, loaded: Loaded | None = None
+    layout: Layout,
+    volume: str,
+    bounds: Bounds | None = None,
+    loaded: Loaded | None = None,
+    computed: dict[str, Figure] | None = None,
 ) -> tuple[int, bool]:
-    """Recompute ``volume`` and write the registry; return (figures, changed)."""
-    figures = compute(layout, volume, bounds, loaded=loaded)
+    """Write ``volume``'s figures into the registry (``computed``: as ``compute`` just
+    returned them; else computed here); return (figures, changed)."""
+    figures = computed if computed is not None else compute(layout, volume, bounds, loaded=loaded)
     return len(figures), write_text(
         registry_path(layout), render(merged(layout, volume, figures)), layout.root
     )

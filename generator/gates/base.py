@@ -8,6 +8,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from generator.cache import Entry, Reader
 from generator.errors import Problem, Severity
 from generator.models.bank import ItemMeta
 from generator.store.paths import Layout
@@ -23,6 +24,9 @@ class GateResult:
     findings: tuple[Problem, ...]
     pending: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
+    learned: tuple[Entry, ...] = ()
+    """Result-cache entries the gate would have the caller remember (a gate never
+    writes the cache itself; ``generator.checking`` stores them)."""
 
     def errors(self, strict: bool = False) -> list[Problem]:
         """Findings that fail the gate (warnings too when ``strict``)."""
@@ -68,8 +72,15 @@ class Findings:
         """Problems a reader or a check found, as this gate's findings."""
         self.items.extend(replace(p, gate=self.gate) for p in problems)
 
-    def result(self, pending: Iterable[str] = (), notes: Iterable[str] = ()) -> GateResult:
-        return GateResult(self.gate, tuple(self.items), tuple(pending), tuple(notes))
+    def result(
+        self,
+        pending: Iterable[str] = (),
+        notes: Iterable[str] = (),
+        learned: Iterable[Entry] = (),
+    ) -> GateResult:
+        return GateResult(
+            self.gate, tuple(self.items), tuple(pending), tuple(notes), tuple(learned)
+        )
 
 
 @dataclass
@@ -80,6 +91,8 @@ class GateContext:
     options: dict[str, Any] = field(default_factory=dict)
     volumes: Mapping[str, VolumeData] = field(default_factory=dict)
     """Other volumes this run has already read, by id (the previous one, for drift)."""
+    memo: Reader | None = None
+    """The result cache, read-only (None: nothing is remembered); see ``learned``."""
 
     @property
     def layout(self) -> Layout:

@@ -6,7 +6,7 @@ import gc
 import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from generator.errors import InputError, UsageError
 from generator.models.base import slugify
@@ -37,6 +37,31 @@ class VolumeData:
 
     def slug_of(self, candidate: CandidateRef) -> str:
         return candidate_slug(candidate.api)
+
+
+def public_view(data: VolumeData) -> VolumeData:
+    """``data`` as a reading without the private store gives it: no held-out texts or
+    item keys in the bank, and no Tier 0 outcome on a held-out draw (computed from its
+    private text). What ``publish`` hands to the figures and the pages, so that they are
+    made from public data only while the volume is read once."""
+    bank = data.bank
+    if not bank.private and not bank.keys:
+        return data
+    heldout = bank.heldout
+    bundles = {
+        slug: replace(
+            bundle,
+            draws=[
+                d._replace(tier0_pass=None)
+                if d.key.item in heldout and d.tier0_pass is not None
+                else d
+                for d in bundle.draws
+            ],
+        )
+        for slug, bundle in data.bundles.items()
+    }
+    public = replace(bank, private={}, keys={})
+    return replace(data, bank=public, bundles=bundles, problems=list(data.problems))
 
 
 def candidate_slug(api: str) -> str:
