@@ -12,7 +12,8 @@ repeats a held-out item's (whole, or a run of the scanner's window) is refused h
 Also: held-out verdicts carry no evidence quote; bundles with held-out draws went only
 through endpoints declared no-training; each public bank JSONL download holds exactly the
 public items of its version; earlier published downloads are byte-unchanged against the
-fingerprint registry.
+fingerprint registry. A bank with no held-out items is legitimate: there is nothing to
+leak, the gate says so in a note, and the download checks still run.
 """
 
 from __future__ import annotations
@@ -342,6 +343,10 @@ def check(ctx: GateContext) -> GateResult:
                     f"the verdict on held-out {v.key.item} carries an evidence quote",
                     "keep evidence for held-out items in the private store",
                 )
+    if not bank.heldout:
+        _downloads(ctx, out)
+        notes.append("this bank has no held-out items: every item is public, nothing can leak")
+        return out.result(notes=notes)
     if not bank.private:
         out.add(
             "no-private-store",
