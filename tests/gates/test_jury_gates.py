@@ -335,6 +335,6 @@ def test_a_probe_set_cut_after_the_results_is_refused(cli: CliRun, root: Path) -
     report = _check(cli)
     assert report["exit_code"] == 1
     assert any(
-        "protocol, thresholds or jury changed after the results were committed" in m
+        "protocol, thresholds, jury or conditions changed after the results were committed" in m
         for m in _messages(report, "config")
     )
