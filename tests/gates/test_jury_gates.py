@@ -299,8 +299,9 @@ def test_a_probe_declared_twice_cannot_be_read(cli: CliRun, root: Path) -> None:
     result = cli("check", VOL)
     assert result.exit_code == 2
     assert (
-        f"bundles/{VOL}/volume.yaml:{_line(text, 'rule: all-correct')}: jury.qualification: "
-        "qualification probes declared twice: qual-clear-pass [schema]" in result.stderr
+        f"bundles/{VOL}/volume.yaml:{_line(text, 'status: required')}: "
+        "jury.qualification.required: qualification probes declared twice: qual-clear-pass "
+        "[schema]" in result.stderr
     )
 
 
