@@ -61,6 +61,11 @@ def test_three_human_annotators_and_an_adjudicator_pass_without_qualification(
     # The adjudicated label is not independent of the annotators: AC1 ignores it.
     assert _ac1(after) == before
     assert before.endswith("independent seats only; floor 0.60")
+    shown = cli("show", VOL)
+    assert shown.exit_code == 0, shown.output
+    assert "annotator-1 (human), annotator-2 (human), annotator-3 (human); adjudication " in (
+        " ".join(shown.output.split())
+    )
 
 
 def test_human_panel_rules(cli: CliRun, root: Path) -> None:
@@ -201,3 +206,62 @@ def test_unknown_latency_and_run_dates_are_unknown_not_invented(cli: CliRun, roo
         f"bundles/{VOL}/{AURORA}/bundle.json: run started 2020-01-02, not after the "
         "pre-registration (2026-08-25)",
     ]
+
+
+def _twin(root: Path, variant: str | None) -> Path:
+    """A second candidate of Aurora's API string, as a copy of its bundle run under a
+    declared safety system prompt."""
+    import shutil
+
+    from tests.factories import edit_volume
+
+    prompt = {"system_prompt_sha256": "1" * 64}
+    twin = {
+        "api": "demo-aurora/aurora-7b-chat",
+        "display_name": "Aurora 7B Chat + safety prompt",
+        "role": "candidate",
+        "run_date": None,
+        "conditions": prompt,
+    }
+    if variant is not None:
+        twin["variant"] = variant
+
+    def add(doc: dict[str, Any]) -> None:
+        aurora = next(c for c in doc["candidates"] if c["api"] == twin["api"])
+        doc["candidates"].append({**twin, "run_date": aurora["run_date"]})
+
+    edit_volume(root, add)
+    slug = f"{AURORA}-{variant}" if variant else f"{AURORA}-twin"
+    d = bundle_dir(root, slug)
+    shutil.copytree(bundle_dir(root, AURORA), d)
+
+    def manifest(m: dict[str, Any]) -> None:
+        m["candidate"].update(display_name=twin["display_name"])
+        if variant is not None:
+            m["candidate"]["variant"] = variant
+        m["conditions"].update(prompt)
+
+    edit_json(d / "bundle.json", manifest)
+    return d
+
+
+def test_one_model_with_and_without_a_safety_prompt_is_two_candidates(
+    cli: CliRun, root: Path
+) -> None:
+    _twin(root, "safety-prompt")
+    git_commit_all(root)
+    for gate in ("config", "naming"):
+        result = cli("gate", gate, VOL)
+        assert result.exit_code == 0, result.output
+    shown = cli("show", VOL)
+    assert shown.exit_code == 0, shown.output
+    assert "Aurora 7B Chat + safety prompt" in shown.output
+
+
+def test_two_candidates_of_one_api_string_need_a_variant(cli: CliRun, root: Path) -> None:
+    _twin(root, None)
+    git_commit_all(root)
+    result = cli("gate", "naming", VOL, "--json")
+    assert result.exit_code == 1
+    messages = [f["message"] for f in json.loads(result.stdout)["gates"][0]["findings"]]
+    assert "candidate demo-aurora/aurora-7b-chat is listed twice" in messages, messages
