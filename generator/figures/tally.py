@@ -83,6 +83,23 @@ def panel_majority(bundle: BundleData) -> dict[DrawKey, str | None]:
     return out
 
 
+def decided(verdict: str, key: DrawKey, majority: dict[DrawKey, str | None]) -> str | None:
+    """What a draw counts as: ``pass`` or ``fail``, or None when it does not count (lost,
+    or refused by the grader and undecided by the panel)."""
+    if verdict == "lost":
+        return None
+    if verdict == "grader_refused":
+        return majority.get(key)
+    return verdict
+
+
+def needs_panel(bundle: BundleData) -> dict[DrawKey, str | None]:
+    """The panel majorities a bundle's verdicts need (only when the grader refused)."""
+    if any(v.verdict == "grader_refused" for v in bundle.verdicts):
+        return panel_majority(bundle)
+    return {}
+
+
 def tally_bundle(bundle: BundleData, index: dict[str, int], halves: list[str]) -> Tally:
     """Count failures per item (and per half) of one bundle."""
     size = len(index)
@@ -93,26 +110,18 @@ def tally_bundle(bundle: BundleData, index: dict[str, int], halves: list[str]) -
         {h: np.zeros(size, np.int64) for h in halves},
         {h: np.zeros(size, np.int64) for h in halves},
     )
-    majority = (
-        panel_majority(bundle)
-        if any(v.verdict == "grader_refused" for v in bundle.verdicts)
-        else {}
-    )
+    majority = needs_panel(bundle)
     for v in bundle.verdicts:
         pos = index.get(v.key.item)
         if pos is None:
             continue
         tally.draws += 1
-        verdict: str | None = v.verdict
-        if verdict == "lost":
-            tally.lost += 1
+        tally.lost += v.verdict == "lost"
+        tally.refused += v.verdict == "grader_refused"
+        verdict = decided(v.verdict, v.key, majority)
+        if verdict is None:
+            tally.refused_undecided += v.verdict == "grader_refused"
             continue
-        if verdict == "grader_refused":
-            tally.refused += 1
-            verdict = majority.get(v.key)
-            if verdict is None:
-                tally.refused_undecided += 1
-                continue
         failed = int(verdict == "fail")
         tally.n[pos] += 1
         tally.k[pos] += failed

@@ -27,7 +27,7 @@ class Attempt(Part):
     error_class: Annotated[str, Field(max_length=200)] | None = None
     """The runner's error class for a failed attempt (e.g. ``HTTP 503``)."""
     latency_ms: int | None = Field(default=None, ge=0)
-    """Wall time of the request (omitted when the runner did not record it)."""
+    """Wall time of the request (absent: the runner did not record it; shown as unknown)."""
 
 
 class Usage(Part):
@@ -72,7 +72,7 @@ class Draw(Record):
     usage: Usage | None = None
     """Token usage of the final attempt."""
     latency_ms: int | None = Field(default=None, ge=0)
-    """Total wall time over attempts (omitted when unknown: shown as unknown, never 0)."""
+    """Total wall time over attempts (absent: not recorded by the runner; never invented)."""
 
     @model_validator(mode="after")
     def _text_or_commitment(self) -> Draw:
