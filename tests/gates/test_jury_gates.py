@@ -300,7 +300,7 @@ def test_a_probe_declared_twice_cannot_be_read(cli: CliRun, root: Path) -> None:
     assert result.exit_code == 2
     assert (
         f"bundles/{VOL}/volume.yaml:{_line(text, 'status: required')}: "
-        "jury.qualification.required: qualification probes declared twice: qual-clear-pass "
+        "jury.qualification: qualification probes declared twice: qual-clear-pass "
         "[schema]" in result.stderr
     )
 
