@@ -84,7 +84,7 @@ def volume_preregistration(layout: Layout, volume: str, bounds: Bounds | None = 
     conditions = {
         candidate_slug(c.api, c.variant): c.conditions.model_dump(mode="json", exclude_none=True)
         for c in parts.candidates or []
-        if c.conditions is not None
+        if c.conditions is not None and c.api is not None
     }
     return preregistration_sha256(parts.protocol, parts.thresholds, parts.jury, conditions)
 
@@ -93,7 +93,8 @@ class _Conditioned(BaseModel):
     """A candidate's declared conditions (its other fields are ignored here)."""
 
     model_config = ConfigDict(extra="ignore")
-    api: str
+    api: str | None = None
+    """Unfilled in a skeleton; a candidate that declares conditions names its API string."""
     variant: Slug | None = None
     conditions: Conditions | None = None
 
