@@ -1,37 +1,75 @@
-"""The pre-registration hash binding a volume's protocol, thresholds and jury."""
+"""The pre-registration hash binding a volume's protocol, thresholds, jury and conditions."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
 from generator.canonical import dumps_line, write_text
 from generator.errors import InputError
 from generator.hashing import sha256_text
-from generator.models.volume import Jury, Protocol, Thresholds
+from generator.models.base import Slug
+from generator.models.volume import Conditions, Jury, Protocol, Thresholds, Volume
 from generator.store.jsonl import Bounds, Problems, load_document
 from generator.store.paths import Layout
+from generator.store.volume import candidate_slug
 
 
-def preregistration_sha256(protocol: Protocol, thresholds: Thresholds, jury: Jury) -> str:
-    """SHA-256 of the canonical JSON of ``{"jury", "protocol", "thresholds"}``."""
-    return sha256_text(
-        dumps_line(
-            {
-                # Without None fields: a jury that declares no qualification policy (schema
-                # version 1) keeps the hash it was registered with.
-                "jury": jury.model_dump(mode="json", exclude_none=True),
-                "protocol": protocol.model_dump(mode="json"),
-                "thresholds": thresholds.model_dump(mode="json"),
-            }
-        )
+def _rater(doc: dict[str, Any]) -> dict[str, Any]:
+    """A rater's JSON without ``kind: model``, the value every version 2 rater had unsaid."""
+    return {k: v for k, v in doc.items() if not (k == "kind" and v == "model")}
+
+
+def jury_json(jury: Jury) -> dict[str, Any]:
+    """The jury as hashed: no None fields and no value a version 2 file could not state
+    (``kind: model``, ``status: required``), so a volume registered under version 1 or 2
+    keeps its hash; everything version 3 adds (humans, adjudication, ``not_run`` and its
+    reason) is in it."""
+    doc: dict[str, Any] = jury.model_dump(mode="json", exclude_none=True)
+    doc["grader"] = _rater(doc["grader"])
+    doc["panel"] = [_rater(r) for r in doc["panel"]]
+    doc["reserves"] = [_rater(r) for r in doc["reserves"]]
+    if "adjudication" in doc:
+        doc["adjudication"]["rater"] = _rater(doc["adjudication"]["rater"])
+    qualification = doc.get("qualification")
+    if qualification is not None and qualification.get("status") == "required":
+        del qualification["status"]
+    return doc
+
+
+def preregistration_sha256(
+    protocol: Protocol,
+    thresholds: Thresholds,
+    jury: Jury,
+    conditions: Mapping[str, Mapping[str, object]] | None = None,
+) -> str:
+    """SHA-256 of the canonical JSON of ``{"jury", "protocol", "thresholds"}``, with
+    ``"conditions"`` (each candidate's own, by slug) when any candidate declares some."""
+    doc: dict[str, Any] = {
+        "jury": jury_json(jury),
+        "protocol": protocol.model_dump(mode="json"),
+        "thresholds": thresholds.model_dump(mode="json"),
+    }
+    if conditions:
+        doc["conditions"] = {slug: dict(c) for slug, c in conditions.items()}
+    return sha256_text(dumps_line(doc))
+
+
+def volume_preregistration_sha256(volume: Volume) -> str:
+    """The hash ``volume.preregistration.sha256`` must carry: every pre-registered section
+    (protocol, thresholds, jury with its qualification policy, per-candidate conditions)."""
+    return preregistration_sha256(
+        volume.protocol, volume.thresholds, volume.jury, volume.declared_conditions()
     )
 
 
 def volume_preregistration(layout: Layout, volume: str, bounds: Bounds | None = None) -> str:
-    """The pre-registration hash of ``volume``'s protocol, thresholds and jury, read from
-    its ``volume.yaml`` (the rest of the file need not be filled in yet).
+    """The pre-registration hash of ``volume``'s protocol, thresholds, jury and every
+    candidate's declared conditions, read from its ``volume.yaml`` (the rest of the file
+    need not be filled in yet).
 
     Raises:
         InputError: The file cannot be read, or one of the three parts is invalid.
@@ -43,7 +81,22 @@ def volume_preregistration(layout: Layout, volume: str, bounds: Bounds | None = 
     parts = load_document(path, _Registered, shown, problems, limit)
     if parts is None or problems:
         raise InputError(f"cannot compute the pre-registration of {volume}:", problems.items)
-    return preregistration_sha256(parts.protocol, parts.thresholds, parts.jury)
+    conditions = {
+        candidate_slug(c.api, c.variant): c.conditions.model_dump(mode="json", exclude_none=True)
+        for c in parts.candidates or []
+        if c.conditions is not None and c.api is not None
+    }
+    return preregistration_sha256(parts.protocol, parts.thresholds, parts.jury, conditions)
+
+
+class _Conditioned(BaseModel):
+    """A candidate's declared conditions (its other fields are ignored here)."""
+
+    model_config = ConfigDict(extra="ignore")
+    api: str | None = None
+    """Unfilled in a skeleton; a candidate that declares conditions names its API string."""
+    variant: Slug | None = None
+    conditions: Conditions | None = None
 
 
 class _Registered(BaseModel):
@@ -53,6 +106,7 @@ class _Registered(BaseModel):
     protocol: Protocol
     thresholds: Thresholds
     jury: Jury
+    candidates: list[_Conditioned] | None = None
 
 
 _SHA_LINE = re.compile(

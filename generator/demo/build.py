@@ -65,7 +65,7 @@ def _yaml(data: dict[str, Any], seed: int) -> bytes:
 
 
 def _judge(j: JudgeSpec) -> dict[str, str]:
-    return {"api": j.api, "family": j.family}
+    return {"kind": "model", "api": j.api, "family": j.family}
 
 
 def _volume(spec: DemoSpec, vol: VolumeSpec, run_dates: dict[str, dt.date]) -> Volume:
@@ -91,6 +91,7 @@ def _volume(spec: DemoSpec, vol: VolumeSpec, run_dates: dict[str, dt.date]) -> V
                 _judge(j) for j in (*spec.jury.reserve_graders, *spec.jury.reserve_judges)
             ],
             "qualification": {
+                "status": "required",
                 "rule": "all-correct",
                 "probes": [{"id": p, "expected": e} for p, e in spec.qualification_probes],
             },

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from decimal import Decimal
 from typing import Any
 
@@ -22,7 +23,7 @@ def aggregate_record(run: Run, samples: bytes, rows: int) -> dict[str, Any]:
         "schema_version": SCHEMA_VERSION,
         "evaluation_id": run.evaluation_id,
         "retrieved_timestamp": run.retrieved,
-        "evaluation_timestamp": manifest.run.finished.isoformat(),
+        "evaluation_timestamp": _day(manifest.run.finished),
         "source_metadata": {
             "source_name": f"{data.bank.manifest.name}: {data.volume.title}",
             "source_type": "evaluation_run",
@@ -71,9 +72,9 @@ def _model_info(run: Run) -> dict[str, Any]:
         "family": manifest.candidate.family,
         "role": manifest.candidate.role,
         "serving_provider": manifest.endpoint.serving_provider,
-        "run_started": manifest.run.started.isoformat(),
-        "run_finished": manifest.run.finished.isoformat(),
-        "run_date": run.ref.run_date.isoformat(),
+        "run_started": _day(manifest.run.started),
+        "run_finished": _day(manifest.run.finished),
+        "run_date": _day(run.ref.run_date),
         "bundle": f"bundles/{run.data.id}/{run.slug}",
     }
     return {
@@ -161,12 +162,17 @@ def _result(run: Run, figure: Figure) -> dict[str, Any]:
     }
 
 
+def _day(day: dt.date | None) -> str:
+    """A date as ISO text, or ``unknown`` when the bundle did not record it."""
+    return day.isoformat() if day is not None else "unknown"
+
+
 def _jury(run: Run) -> dict[str, str]:
     """Who decided the verdicts: Tier 0 by code, Tier 1 by the seated grader."""
     seated = run.bundle.manifest.jury
     return {
         "tier0": "decided by the item's mechanical check (code, no judge)",
-        "tier1_grader": seated.grader.api,
-        "tier1_grader_family": seated.grader.family,
-        "panel": ", ".join(j.api for j in seated.panel),
+        "tier1_grader": seated.grader.key,
+        "tier1_grader_family": seated.grader.family or "none (human)",
+        "panel": ", ".join(j.key for j in seated.panel),
     }

@@ -48,7 +48,7 @@ def leniency_figure(ctx: FigureContext, fid: str, label: str, bundles: list[Bund
 
 def jury_figures(ctx: FigureContext) -> None:
     """Panel AC1 overall and per category, leniency, sample sizes and qualification."""
-    bundles = [ctx.data.bundles[slugify(r.api)] for r in ctx.data.volume.candidates]
+    bundles = [ctx.data.bundles[r.slug] for r in ctx.data.volume.candidates]
     src = ctx.sources_for(*bundles, extra=("qualification.jsonl",))
     rated = [r for b in bundles for r in rated_draws(ctx.data, b)]
     floor = str(ctx.data.volume.thresholds.ac1_floor)

@@ -23,7 +23,6 @@ from generator.figures.builder import (
 from generator.figures.context import FigureContext
 from generator.figures.jury import jury_figures, leniency_figure
 from generator.figures.tally import Tally
-from generator.models.base import slugify
 from generator.models.figures import Param, Source
 from generator.models.volume import CandidateRef
 from generator.stats.differences import narrow_differences
@@ -168,7 +167,7 @@ class VolumeFigures:
                 f"the protocol has {len(halves)} halves ({', '.join(halves)}); the "
                 "split-half comparison is defined for exactly two"
             )
-        slugs = [slugify(ref.api) for ref in self.data.volume.candidates]
+        slugs = [ref.slug for ref in self.data.volume.candidates]
         self.reg.count(
             f"{self.vid}/split_half/halves",
             "Halves in the volume's protocol (split-half figures need exactly two)",
@@ -184,7 +183,7 @@ class VolumeFigures:
         """Queue the rates of one candidate and register its counts."""
         vt = self.tally
         validated = vt.select(status="validated")
-        slug = slugify(ref.api)
+        slug = ref.slug
         bundle = self.data.bundles[slug]
         t = vt.tallies[slug]
         src = self.sources_for(bundle)

@@ -12,7 +12,8 @@ repeats a held-out item's (whole, or a run of the scanner's window) is refused h
 Also: held-out verdicts carry no evidence quote; bundles with held-out draws went only
 through endpoints declared no-training; each public bank JSONL download holds exactly the
 public items of its version; earlier published downloads are byte-unchanged against the
-fingerprint registry.
+fingerprint registry. A bank with no held-out items is legitimate: there is nothing to
+leak, the gate says so in a note, and the download checks still run.
 
 Two parts: ``check`` reads the inputs (endpoints, evidence, public items that repeat
 held-out ones); ``check_outputs`` reads the finished tree (the scan and the downloads),
@@ -352,6 +353,9 @@ def check(ctx: GateContext) -> GateResult:
                     f"the verdict on held-out {v.key.item} carries an evidence quote",
                     "keep evidence for held-out items in the private store",
                 )
+    if not bank.heldout:
+        note = "this bank has no held-out items: every item is public, nothing can leak"
+        return out.result(notes=[note])
     if not bank.private:
         out.add(
             "no-private-store",
@@ -369,6 +373,9 @@ def check_outputs(ctx: GateContext) -> GateResult:
     """The holdout gate's part on the finished tree: the leak scan of every public file
     (outputs included) and the downloads' content and immutability."""
     out = Findings(NAME)
+    if not ctx.data.bank.heldout:  # all public: nothing to scan for, the downloads still
+        _downloads(ctx, out)
+        return out.result()
     if not ctx.data.bank.private:
         return out.result()  # the input part says why nothing can be scanned
     found, notes, learned = leak_scan(ctx)

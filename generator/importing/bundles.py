@@ -85,15 +85,15 @@ def read_inputs(
 
 def _seats(volume: Volume, run: CandidateRun) -> rowlines.Seats:
     """The jury seated for a candidate: the volume's, with each recusal's reserve."""
-    families = {j.api: j.family for j in volume.jury.members()}
-    grader = volume.jury.grader.api
-    panel = [j.api for j in volume.jury.panel]
+    families = {j.key: j.family for j in volume.jury.members()}
+    grader = volume.jury.grader.key
+    panel = [j.key for j in volume.jury.panel]
     for recusal in run.recusals:
         if recusal.seat == "grader" and recusal.judge == grader:
             grader = recusal.reserve
         elif recusal.seat == "panel" and recusal.judge in panel:
             panel[panel.index(recusal.judge)] = recusal.reserve
-    return rowlines.Seats(grader, {api: families.get(api, "") for api in panel})
+    return rowlines.Seats(grader, {key: families.get(key) for key in panel})
 
 
 def _row_lines(
@@ -288,7 +288,12 @@ def _start(
         )
         return None
     seats = _seats(volume, run)
-    missing = [j for j in (seats.grader, *seats.panel) if j not in inputs.jury_endpoints]
+    humans = {j.key for j in volume.jury.members() if j.family is None}
+    missing = [
+        j
+        for j in (seats.grader, *seats.panel)
+        if j not in inputs.jury_endpoints and j not in humans
+    ]
     if missing:
         problems.add(
             ctx.inputs_shown,

@@ -28,8 +28,8 @@ class Seats:
     """The jury seated for one candidate, as the importer reads labels."""
 
     grader: str
-    panel: dict[str, str]
-    """Panel judge API string -> family."""
+    panel: dict[str, str | None]
+    """Panel rater key (API string or human id) -> family (None for a human)."""
 
     def describe(self) -> str:
         return f"grader {self.grader}; panel {', '.join(self.panel)}"

@@ -47,7 +47,7 @@ class SampledDraw:
 
 def _select(volume: Volume, bank: Bank, eligible: dict[str, list[Eligible]]) -> list[SampledDraw]:
     t = volume.thresholds
-    judges = " ".join(j.api for j in volume.jury.panel)
+    judges = " ".join(j.key for j in volume.jury.panel)
     out = []
     for api in sorted(eligible):
         sample = panel_sample(
@@ -112,7 +112,7 @@ def sample_from_rows(
             item or has no usable grader label.
     """
     vol, bank = read_inputs(layout, volume, bounds or Bounds(), private=False)
-    grader = vol.jury.grader.api
+    grader = vol.jury.grader.key
     problems = Problems()
     eligible: dict[str, list[Eligible]] = defaultdict(list)
     for path, line, row in rows:

@@ -45,14 +45,14 @@ def jsonl(model: type[Record], rows: list[dict[str, Any]]) -> bytes:
 
 
 def _qualification(build: Build, volume: Volume, inputs: BundleInputs) -> list[dict[str, Any]]:
-    declared = volume.jury.qualification
+    declared = volume.jury.required
     expected = {p.id: p.expected for p in declared.probes} if declared else {}
-    families = {j.api: j.family for j in volume.jury.members()}
+    families = {j.key: j.family for j in volume.jury.members()}
     seated = {build.seats.grader, *build.seats.panel}
     return [
         {
             "judge": q.judge,
-            "family": families.get(q.judge, ""),
+            "family": families.get(q.judge),
             "probe": q.probe,
             "expected": expected.get(q.probe),
             "got": q.got,
@@ -63,9 +63,9 @@ def _qualification(build: Build, volume: Volume, inputs: BundleInputs) -> list[d
 
 
 def qualification_problems(volume: Volume, inputs: BundleInputs, shown: str) -> list[str]:
-    declared = volume.jury.qualification
+    declared = volume.jury.required
     probes = {p.id for p in declared.probes} if declared else set()
-    judges = {j.api for j in volume.jury.members()}
+    judges = {j.key for j in volume.jury.members()}
     out = []
     for n, q in enumerate(inputs.qualification):
         if q.probe not in probes:
@@ -88,8 +88,9 @@ def bundle_files(build: Build, volume: Volume, inputs: BundleInputs) -> dict[str
         ).encode("utf-8"),
     }
     ref = next(c for c in volume.candidates if c.api == build.api)
-    families = {j.api: j.family for j in volume.jury.members()}
+    members = {j.key: j.model_dump(mode="json", exclude_none=True) for j in volume.jury.members()}
     seated = [build.seats.grader, *build.seats.panel]
+    humans = {j.key for j in volume.jury.members() if j.family is None}
     manifest = BundleManifest.model_validate(
         {
             "volume": volume.id,
@@ -105,10 +106,11 @@ def bundle_files(build: Build, volume: Volume, inputs: BundleInputs) -> dict[str
             "bank_version": volume.bank_version,
             "runner": inputs.runner,
             "jury": {
-                "grader": {"api": build.seats.grader, "family": families[build.seats.grader]},
-                "panel": [{"api": a, "family": f} for a, f in build.seats.panel.items()],
+                "grader": members[build.seats.grader],
+                "panel": [members[key] for key in build.seats.panel],
                 "recusals": build.run.recusals,
-                "endpoints": {api: inputs.jury_endpoints[api] for api in seated},
+                # Humans are reached through no endpoint.
+                "endpoints": {k: inputs.jury_endpoints[k] for k in seated if k not in humans},
             },
             "demonstration": volume.demonstration,
             "files": {n: {"sha256": sha256_bytes(b), "size": len(b)} for n, b in files.items()},

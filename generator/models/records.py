@@ -14,8 +14,9 @@ Half = Annotated[str, Field(pattern=r"^[A-Z]$")]
 DrawIndex = Annotated[int, Field(ge=1, le=100)]
 MAX_RESPONSE = 200_000
 LOST_STATUSES = frozenset({"provider_error", "timeout"})
-DRAW_SCHEMA_VERSION = 2
-"""Version 1 carried ``response_sha256``, a plain SHA-256 of each held-out response."""
+DRAW_SCHEMA_VERSION = 3
+"""Version 1 carried ``response_sha256``, a plain SHA-256 of each held-out response;
+version 3 lets ``latency_ms`` be unknown (version 2 files, which always give it, read)."""
 
 
 class Attempt(Part):
@@ -42,7 +43,7 @@ class Draw(Record):
     """One answer of the candidate to one item (one line of ``draws.jsonl``)."""
 
     supported_schema_version: ClassVar[int] = DRAW_SCHEMA_VERSION
-    oldest_schema_version: ClassVar[int] = DRAW_SCHEMA_VERSION
+    oldest_schema_version: ClassVar[int] = 2
     older_schema_note: ClassVar[str] = (
         ": its response_sha256 is a plain SHA-256 of a held-out response, which anyone can "
         "test guesses against; write the bundle again with response_commitment "
@@ -50,7 +51,8 @@ class Draw(Record):
     )
 
     schema_version: int = Field(default=DRAW_SCHEMA_VERSION, ge=1)
-    """Version of this file format (2: keyed response commitments). Version 1 is refused."""
+    """Version of this file format (2: keyed response commitments; 3: latency may be
+    unknown). Version 1 is refused."""
     item: ItemId
     """Item id."""
     half: Half
@@ -141,9 +143,9 @@ class PanelVote(Record):
     draw: DrawIndex
     """Draw index."""
     judge: Name
-    """API string of the judge."""
-    family: Slug
-    """Judge's family."""
+    """Key of the rater: a model's API string or a human's id."""
+    family: Slug | None = None
+    """The model's family (omitted for a human rater, who has none)."""
     vote: Literal["pass", "fail", "refused"]
     """The judge's vote (``refused``: its safety filter declined to grade)."""
     why: Literal["stratified", "borderline", "grader_refused"]
@@ -154,9 +156,9 @@ class Qualification(Record):
     """One qualification probe result of a grader or judge (``qualification.jsonl``)."""
 
     judge: Name
-    """API string of the grader or judge."""
-    family: Slug
-    """Its family."""
+    """Key of the grader or judge: a model's API string or a human's id."""
+    family: Slug | None = None
+    """The model's family (omitted for a human rater, who has none)."""
     probe: Slug
     """Qualification case id (cases that broke graders before)."""
     expected: Literal["pass", "fail"]

@@ -13,7 +13,7 @@ from generator.models.volume import CandidateRef
 from generator.render.environment import FigureLookup, Stylesheet
 from generator.render.provenance import Provenance
 from generator.store.rowtypes import BundleData
-from generator.store.volume import VolumeData, candidate_slug
+from generator.store.volume import VolumeData
 
 SITE_VOLUMES = "site_src/volumes"
 
@@ -67,7 +67,7 @@ def candidates_in_order(inputs: Inputs) -> list[Candidate]:
     """
     out = []
     for ref in inputs.data.volume.candidates:
-        slug = candidate_slug(ref.api)
+        slug = ref.slug
         bundle = inputs.data.bundles[slug]
         out.append(Candidate(slug, ref, bundle, f"{inputs.volume_id}/{slug}"))
 
@@ -109,6 +109,10 @@ def base_context(inputs: Inputs, page: str, title: str) -> dict[str, Any]:
         "demonstration": demonstration(data),
         "draft": inputs.draft,
         "confidence": percent_label(data.volume.thresholds.confidence),
+        # Stated on every page: qualification declared not run (with its reason), and a
+        # bank with no held-out items.
+        "qualification_not_run": data.volume.jury.not_run,
+        "all_public": not data.bank.heldout,
         # The agreement gate's rule, stated in words; the page prints no new number.
         "ac1_meets_floor": ac1 is not None
         and Decimal(ac1.value) >= data.volume.thresholds.ac1_floor,

@@ -16,7 +16,7 @@ from typing import Any
 from generator.figures.tally import panel_majority
 from generator.models.base import slugify
 from generator.models.bundle import Recusal
-from generator.models.volume import Judge
+from generator.models.raters import Rater
 from generator.render.context import Candidate, Inputs, base_context, jury_card_path
 from generator.render.text import Clipped, clip
 from generator.store.bank import Bank
@@ -34,7 +34,7 @@ class Seat:
     """A seat of the jury as seated for this candidate."""
 
     seat: str
-    judge: Judge
+    judge: Rater
     qualification: str
     """Figure id of the judge's qualification outcome."""
 
@@ -75,18 +75,19 @@ class Listed:
 
 def _seats(inputs: Inputs, candidate: Candidate) -> list[Seat]:
     jury = candidate.bundle.manifest.jury
-    seated = [("grader", jury.grader)] + [
-        (f"panel {n}", judge) for n, judge in enumerate(jury.panel, start=1)
-    ]
+    seated: list[tuple[str, Rater]] = [("grader", jury.grader)]
+    seated += [(f"panel {n}", judge) for n, judge in enumerate(jury.panel, start=1)]
+    if jury.adjudication is not None:
+        seated.append(("adjudication", jury.adjudication.rater))
     vid = inputs.volume_id
     return [
-        Seat(seat, judge, f"{vid}/jury/{slugify(judge.api)}/qualification")
+        Seat(seat, judge, f"{vid}/jury/{slugify(judge.key)}/qualification")
         for seat, judge in seated
     ]
 
 
 def _recusals(inputs: Inputs, candidate: Candidate) -> list[SeatedRecusal]:
-    families = {j.api: j.family for j in inputs.data.volume.jury.members()}
+    families = {j.key: j.family or "human" for j in inputs.data.volume.jury.members()}
     return [
         SeatedRecusal(r, REASONS.get(r.reason, r.reason), families.get(r.reserve))
         for r in candidate.bundle.manifest.jury.recusals
@@ -111,7 +112,7 @@ class _Panel:
             votes[row.key][row.judge] = row.vote
             whys[row.key] = row.why
         verdicts = {v.key: v.verdict for v in bundle.verdicts}
-        seats = [j.api for j in bundle.manifest.jury.panel]
+        seats = [j.key for j in bundle.manifest.jury.seated()[1:]]
         return cls(dict(votes), whys, panel_majority(bundle), verdicts, seats)
 
     def disagreements(self) -> list[DrawKey]:

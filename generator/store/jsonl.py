@@ -75,8 +75,25 @@ def pydantic_messages(exc: ValidationError) -> list[tuple[tuple[Any, ...], str]]
             msg = msg.removeprefix(prefix)
         if err["type"] == "json_invalid":
             msg = f"invalid JSON: {err.get('ctx', {}).get('error', msg)}"
-        out.append((tuple(err["loc"]), msg))
+        out.append((_untagged(tuple(err["loc"])), msg))
     return out
+
+
+_TAGS = {"model", "human", "required", "not_run"}
+"""The tags of the formats' discriminated unions (``generator.models.raters``)."""
+_TAGGED = {"grader", "rater", "qualification", "panel", "reserves"}
+
+
+def _untagged(loc: tuple[Any, ...]) -> tuple[Any, ...]:
+    """``loc`` without the union tag pydantic inserts (``jury.grader.model.api`` ->
+    ``jury.grader.api``), so messages name the file's own fields and lines."""
+    out: list[Any] = []
+    for part in loc:
+        before = out[-2] if len(out) > 1 and isinstance(out[-1], int) else out[-1] if out else None
+        if part in _TAGS and before in _TAGGED:
+            continue
+        out.append(part)
+    return tuple(out)
 
 
 def format_loc(loc: tuple[Any, ...]) -> str:

@@ -36,7 +36,7 @@ class VolumeData:
         return self.volume.id
 
     def slug_of(self, candidate: CandidateRef) -> str:
-        return candidate_slug(candidate.api)
+        return candidate.slug
 
 
 def public_view(data: VolumeData) -> VolumeData:
@@ -64,9 +64,9 @@ def public_view(data: VolumeData) -> VolumeData:
     return replace(data, bank=public, bundles=bundles, problems=list(data.problems))
 
 
-def candidate_slug(api: str) -> str:
-    """The bundle directory name of a candidate: its API string, slugified."""
-    return slugify(api)
+def candidate_slug(api: str, variant: str | None = None) -> str:
+    """The bundle directory name of a candidate: its API string (and variant), slugified."""
+    return slugify(api if variant is None else f"{api} {variant}")
 
 
 def load_volume(
@@ -179,7 +179,7 @@ def _bundle_owners(layout: Layout, volume: Volume, bounds: Bounds, problems: Pro
     lines = Locator(path, bounds.max_yaml_bytes)
     out = []
     for n, candidate in enumerate(volume.candidates):
-        slug = candidate_slug(candidate.api)
+        slug = candidate.slug
         other = owners.get(slug)
         if slug and other is None:
             owners[slug] = candidate

@@ -299,8 +299,9 @@ def test_a_probe_declared_twice_cannot_be_read(cli: CliRun, root: Path) -> None:
     result = cli("check", VOL)
     assert result.exit_code == 2
     assert (
-        f"bundles/{VOL}/volume.yaml:{_line(text, 'rule: all-correct')}: jury.qualification: "
-        "qualification probes declared twice: qual-clear-pass [schema]" in result.stderr
+        f"bundles/{VOL}/volume.yaml:{_line(text, 'status: required')}: "
+        "jury.qualification: qualification probes declared twice: qual-clear-pass "
+        "[schema]" in result.stderr
     )
 
 
@@ -335,6 +336,6 @@ def test_a_probe_set_cut_after_the_results_is_refused(cli: CliRun, root: Path) -
     report = _check(cli)
     assert report["exit_code"] == 1
     assert any(
-        "protocol, thresholds or jury changed after the results were committed" in m
+        "protocol, thresholds, jury or conditions changed after the results were committed" in m
         for m in _messages(report, "config")
     )
