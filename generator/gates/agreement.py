@@ -6,7 +6,9 @@ contributes at least the pre-registered fraction of its judged draws, every bord
 draw and every draw the grader refused is included, and nothing else is; every sampled
 draw has one vote from each seated judge. Across the volume, Gwet's AC1 among the three
 seats (irrCAC) must reach the pre-registered floor; below it the grading is not reliable
-enough to publish.
+enough to publish. When the reference rater set is not the grader, it rated every judged
+draw (``generator.gates.labels``); an adjudication seat's votes are no independent
+ratings and take no part in the sample or the agreement.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, replace
 from functools import partial
 
+from generator.gates import labels
 from generator.gates.base import Findings, GateContext, GateResult
 from generator.panel import categories, rated_draws, reproduce_sample
 from generator.sampling import PanelSample
@@ -190,7 +193,10 @@ def check(ctx: GateContext) -> GateResult:
     out = Findings(NAME)
     ratings: list[tuple[str | None, ...]] = []
     category = categories(ctx.data)
-    for bundle in map(partial(_known_items, category), ctx.bundles()):
+    labels.check_reference_fraction(ctx, out)
+    for known in map(partial(_known_items, category), ctx.bundles()):
+        labels.check_reference(ctx, known, out)
+        bundle = labels.independent_only(ctx, known)
         path = ctx.shown(bundle, "panel.jsonl")
         sample = reproduce_sample(ctx.data, bundle)
         votes = _tally(bundle)

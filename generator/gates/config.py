@@ -20,9 +20,10 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from generator import git
+from generator.gates import labels
 from generator.gates.base import Findings, GateContext, GateResult
 from generator.models.volume import Jury, Protocol, Thresholds
-from generator.prereg import preregistration_sha256
+from generator.prereg import volume_preregistration_sha256
 
 NAME = "config"
 
@@ -89,13 +90,15 @@ def _history(ctx: GateContext, out: Findings) -> None:
         )
         return
     try:
-        then = _decision_rules(yaml.safe_load(text))
+        document = yaml.safe_load(text)
+        then = _decision_rules(document)
     except (yaml.YAMLError, ValidationError, TypeError, KeyError):
         out.add(
             "prereg-history", ctx.volume_file, None, f"volume.yaml at {first[:12]} does not parse"
         )
         return
     _unchanged_since(ctx, out, first, then)
+    labels.check_history(out, ctx.volume_file, first, document, ctx.data.volume.scoring)
 
 
 def _unchanged_since(
@@ -183,13 +186,13 @@ def check(ctx: GateContext) -> GateResult:
                 f"run started {run.started}, not after the pre-registration "
                 f"({volume.preregistration.registered})",
             )
-    current = preregistration_sha256(volume.protocol, volume.thresholds, volume.jury)
+    current = volume_preregistration_sha256(volume)
     if current != volume.preregistration.sha256:
         out.add(
             "prereg-hash",
             ctx.volume_file,
             None,
-            "preregistration.sha256 does not match the protocol, thresholds and jury "
+            "preregistration.sha256 does not match the protocol, thresholds, jury and scoring "
             f"(they hash to {current[:12]}…)",
             "restore the pre-registered values; a change needs a new volume",
         )

@@ -9,10 +9,13 @@ from typing import Annotated, ClassVar, Literal
 from pydantic import Field, model_validator
 
 from generator.models.base import Name, Part, Record, Sha256, Slug, VersionId
+from generator.models.scoring import Scoring
 
 # Version 2: the jury declares its qualification probe set; bundles record the endpoint of
 # every seated grader and judge. Version 1 files still read; the gates say what they lack.
-VOLUME_SCHEMA_VERSION = 2
+# Version 3: the optional ``scoring`` (label set, per-group label rules, reference rater
+# set); without it a volume scores as before.
+VOLUME_SCHEMA_VERSION = 3
 
 AttemptStatus = Literal["ok", "provider_error", "timeout", "empty", "content_filter"]
 Role = Literal["candidate", "anchor"]
@@ -135,7 +138,8 @@ class Preregistration(Part):
     """Hash of the protocol, thresholds and jury, fixed before any run."""
 
     sha256: Sha256
-    """SHA-256 of the canonical JSON of ``{"jury", "protocol", "thresholds"}``."""
+    """SHA-256 of the canonical JSON of ``{"jury", "protocol", "thresholds"}``, plus
+    ``"scoring"`` when the volume declares it (``generator.prereg``)."""
     registered: dt.date
     """Day the hash was fixed; must precede every run."""
 
@@ -175,8 +179,11 @@ class Volume(Record):
     """Pre-registered decision rules."""
     jury: Jury
     """Grader, panel, reserves."""
+    scoring: Scoring | None = None
+    """Label set, label rules per item group and the reference rater set (pre-registered
+    with the protocol). Absent: labels are ``pass``/``fail``, the grader is the reference."""
     preregistration: Preregistration
-    """Hash binding protocol, thresholds and jury before the results."""
+    """Hash binding protocol, thresholds, jury and scoring before the results."""
     candidates: list[CandidateRef] = Field(min_length=1)
     """Candidates and anchors, one bundle each."""
     erratum_of: Annotated[str, Field(pattern=r"^vol-[0-9]{3}$")] | None = None
@@ -189,6 +196,10 @@ class Volume(Record):
         if self.window.end > self.publication_date:
             raise ValueError("runs may not end after the publication date")
         return self
+
+    def scoring_or_default(self) -> Scoring:
+        """The declared scoring, or the default (``pass``/``fail`` labels, grader reference)."""
+        return self.scoring if self.scoring is not None else Scoring()
 
     def draws_per_item(self) -> int:
         """Scheduled draws of every item."""
