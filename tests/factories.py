@@ -106,3 +106,28 @@ def git_commit_all(root: Path, message: str = "example") -> None:
         check=True,
         env=env,
     )
+
+
+def edit_volume(root: Path, fn: Callable[[dict[str, Any]], None], volume: str = VOL1) -> str:
+    """Change ``volume.yaml`` through ``fn`` and register the result again (a new
+    pre-registration hash, as before any run); return the new text."""
+    import yaml
+
+    from generator.models.volume import Volume
+    from generator.prereg import volume_preregistration_sha256
+
+    path = root / "bundles" / volume / "volume.yaml"
+    doc = yaml.safe_load(path.read_text("utf-8"))
+    fn(doc)
+    doc["preregistration"]["sha256"] = volume_preregistration_sha256(Volume.model_validate(doc))
+    text = yaml.safe_dump(doc, sort_keys=False)
+    path.write_text(text, "utf-8")
+    return text
+
+
+def line_number(path: Path, needle: str) -> int:
+    """1-based number of the first line of ``path`` containing ``needle``."""
+    for n, line in enumerate(path.read_text("utf-8").splitlines(), 1):
+        if needle in line:
+            return n
+    raise AssertionError(f"{needle!r} not in {path}")

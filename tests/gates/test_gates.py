@@ -16,7 +16,7 @@ from generator import figures
 from generator.errors import ProbepressError
 from generator.gates import NAMES
 from generator.models.volume import Volume
-from generator.prereg import preregistration_sha256
+from generator.prereg import volume_preregistration_sha256
 from generator.store import Layout
 from tests.conftest import CliRun
 from tests.factories import bundle_dir, edit_json, edit_lines, git_commit_all
@@ -246,9 +246,7 @@ def test_reserve_of_the_same_family(cli: CliRun, root: Path) -> None:
     impostor = {"api": "demo-brightwave/bw-reserve-9", "family": "brightwave"}
     doc["jury"]["reserves"].append(impostor)
     vol = Volume.model_validate(doc)
-    doc["preregistration"]["sha256"] = preregistration_sha256(
-        vol.protocol, vol.thresholds, vol.jury
-    )
+    doc["preregistration"]["sha256"] = volume_preregistration_sha256(vol)
     vfile.write_text(yaml.safe_dump(doc, sort_keys=False), "utf-8")
     d = bundle_dir(root, BRIGHT)
     old = "demo-nimbus/nimbus-judge-3"
@@ -401,9 +399,7 @@ def test_thresholds_changed_after_results(cli: CliRun, root: Path) -> None:
     doc = yaml.safe_load(vfile.read_text("utf-8"))
     doc["thresholds"]["ac1_floor"] = "0.10"
     vol = Volume.model_validate(doc)
-    doc["preregistration"]["sha256"] = preregistration_sha256(
-        vol.protocol, vol.thresholds, vol.jury
-    )
+    doc["preregistration"]["sha256"] = volume_preregistration_sha256(vol)
     vfile.write_text(yaml.safe_dump(doc, sort_keys=False), "utf-8")
     _reregister(root, VOL)
     git_commit_all(root, "lower the floor after seeing the results")
