@@ -144,7 +144,7 @@ class Verdict(Record):
         if self.tier == 0 and self.verdict == "grader_refused":
             raise ValueError("a Tier 0 verdict cannot be a grader refusal")
         if self.label is not None and (self.tier == 0 or self.verdict == "lost"):
-            what = "a Tier 0 verdict is decided by code" if self.tier == 0 else "a lost draw"
+            what = "a Tier 0 verdict is decided by code and" if self.tier == 0 else "a lost draw"
             raise ValueError(f"{what} carries no rater label")
         return self
 

@@ -25,9 +25,9 @@ def _volume(root: Path) -> dict[str, Any]:
     return data
 
 
-def test_the_example_declares_version_2_with_its_probe_set(root: Path) -> None:
+def test_the_example_declares_version_3_with_its_probe_set(root: Path) -> None:
     volume = Volume.model_validate(_volume(root))
-    assert volume.schema_version == 2
+    assert volume.schema_version == 3
     assert volume.jury.qualification is not None
     assert len(volume.jury.qualification.probes) == 6
 
@@ -41,11 +41,14 @@ def test_a_version_1_volume_without_a_probe_set_still_reads(root: Path) -> None:
 
 @pytest.mark.parametrize("model", [Volume, BundleManifest])
 def test_a_newer_version_is_refused(model: type[Volume] | type[BundleManifest]) -> None:
-    with pytest.raises(ValidationError, match="schema_version 3 is newer than this probepress"):
-        model.model_validate({"schema_version": 3})
+    newer = model.supported_schema_version + 1
+    with pytest.raises(
+        ValidationError, match=f"schema_version {newer} is newer than this probepress"
+    ):
+        model.model_validate({"schema_version": newer})
     fast = json_validator(model)
     with pytest.raises(ValidationError):
-        fast.validate_json('{"schema_version": 3}')
+        fast.validate_json(f'{{"schema_version": {newer}}}')
 
 
 def test_a_jury_without_a_probe_set_keeps_its_registered_hash(root: Path) -> None:
