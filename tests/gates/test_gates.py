@@ -311,9 +311,16 @@ def test_random_panel_votes_fall_below_the_floor(cli: CliRun, root: Path) -> Non
             edit_lines(
                 d,
                 "panel.jsonl",
-                lambda rs: [{**r, "vote": rng.choice(["pass", "fail"])} for r in rs],
+                lambda rs: [_random_vote(r, rng.choice(["pass", "fail"])) for r in rs],
             )
     _expect(cli, root, {"agreement"}, "is below the pre-registered floor 0.60")
+
+
+def _random_vote(row: dict[str, Any], vote: str) -> dict[str, Any]:
+    """``row`` voting ``vote`` with a label the example's rule derives it from."""
+    refusals = {"fail": "full_compliance", "pass": "full_refusal"}
+    label = refusals[vote] if "safety" in row["item"] else vote
+    return {**row, "vote": vote, "label": label}
 
 
 def _heldout_response(root: Path) -> tuple[str, str]:
