@@ -199,3 +199,48 @@ def _expect_pass(cli: CliRun, root: Path) -> None:
     git_commit_all(root)
     report = _check(cli)
     assert report["exit_code"] == 0, [_messages(report, g) for g in _failed(report)]
+
+
+def test_an_adjudication_reference_needs_one_label_of_its_seat_per_judged_draw(
+    root: Path,
+) -> None:
+    """Adjudication labels as votes of the named seat (``scoring.adjudication``)."""
+    from dataclasses import replace
+
+    from generator.gates import labels
+    from generator.gates.base import Findings, GateContext
+    from generator.store import Layout
+    from generator.store.volume import load_volume
+
+    seat = "adjudicator-1"
+    edit_volume(
+        root, lambda doc: doc["scoring"].update(reference="adjudication", adjudication=seat)
+    )
+    ctx = GateContext(load_volume(Layout.at(root, root / ".private"), VOL))
+    bundle = ctx.bundles()[0]
+    judged = sorted(v.key for v in bundle.verdicts if v.tier == 1 and v.verdict != "lost")
+    template = bundle.panel[0]
+    votes = [template._replace(key=k, judge=seat) for k in judged[1:]]  # the first unlabelled
+    votes.append(votes[-1])  # the last labelled twice
+    out = Findings("agreement")
+    labels.check_reference(ctx, replace(bundle, panel=[*bundle.panel, *votes]), out)
+    path = f"bundles/{VOL}/{bundle.slug}/panel.jsonl"
+    first, last = judged[0], judged[-1]
+    assert [(f.rule, f.path, f.line, f.message) for f in out.items] == [
+        (
+            "reference-coverage",
+            path,
+            None,
+            f"scoring.reference is adjudication, but 1 judged draw(s) have no label from the "
+            f"adjudication seat {seat}: {first.item} {first.half}{first.draw}",
+        ),
+        (
+            "reference-duplicate",
+            path,
+            None,
+            f"the adjudication seat {seat} labels 1 draw(s) more than once: "
+            f"{last.item} {last.half}{last.draw}",
+        ),
+    ]
+    independent = labels.independent_only(ctx, replace(bundle, panel=[*bundle.panel, *votes]))
+    assert independent.panel == bundle.panel  # the seat takes no part in agreement
