@@ -13,9 +13,10 @@ from pathlib import Path
 
 from generator.canonical import dumps, dumps_line, write_text
 from generator.errors import InputError, Problem
-from generator.fingerprints import read_files
+from generator.fingerprints import read_registry
 from generator.hashing import sha256_bytes, sha256_file
 from generator.models.base import version_slug
+from generator.models.registries import DownloadRegistry, RegisteredDownload
 from generator.store.bank import Bank
 from generator.store.paths import Layout
 
@@ -36,8 +37,8 @@ def public_jsonl(bank: Bank, version: str) -> bytes:
 
 
 REGISTRY = Path("figures") / "downloads.json"
-"""Registry of every public bank download ever published (root-relative path -> SHA-256)."""
-SCHEMA_VERSION = 1
+"""Registry of every public bank download ever published (root-relative path -> SHA-256);
+its format is :class:`generator.models.registries.DownloadRegistry`."""
 
 
 def registry_path(layout: Layout) -> Path:
@@ -51,12 +52,10 @@ def registered(layout: Layout) -> dict[str, str]:
     Raises:
         InputError: The registry exists but cannot be read.
     """
-    files = read_files(layout, registry_path(layout), "download registry")
-    try:
-        return {rel: str(entry["sha256"]) for rel, entry in files.items()}
-    except KeyError as exc:
-        shown = layout.rel(registry_path(layout))
-        raise InputError(f"{shown}: unreadable download registry (no {exc})") from exc
+    registry = read_registry(layout, registry_path(layout), DownloadRegistry, "download registry")
+    if registry is None:
+        return {}
+    return {rel: registry.files[rel].sha256 for rel in sorted(registry.files)}
 
 
 def refused_changes(layout: Layout, planned: Mapping[str, bytes]) -> list[Problem]:
@@ -91,12 +90,10 @@ def register(layout: Layout, published: Mapping[str, str]) -> bool:
     if clash:
         raise InputError(f"refusing to re-register published downloads: {', '.join(clash)}")
     files.update(published)
-    entries = {rel: {"sha256": files[rel]} for rel in sorted(files)}
-    return write_text(
-        registry_path(layout),
-        dumps({"files": entries, "schema_version": SCHEMA_VERSION}),
-        layout.root,
+    registry = DownloadRegistry(
+        files={rel: RegisteredDownload(sha256=files[rel]) for rel in sorted(files)}
     )
+    return write_text(registry_path(layout), dumps(registry.model_dump(mode="json")), layout.root)
 
 
 def changed(layout: Layout) -> list[tuple[str, str]]:

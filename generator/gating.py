@@ -3,8 +3,10 @@ one refusal naming the gate, the rule and the file, and nothing is moved into pl
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from generator.checking import CheckReport, run_gates
-from generator.errors import CheckFailed, Problem
+from generator.errors import CheckFailed
 from generator.models.release import GateVerdict
 from generator.store import Layout, VolumeData
 
@@ -43,16 +45,8 @@ def gate_inputs(
                 continue
             blocking.append(finding)
     if blocking:
-        problems = [
-            Problem(
-                f.path.replace(str(stage_layout.root) + "/", ""),
-                f.line,
-                f"{f.gate}/{f.rule}",
-                f.message,
-                f.fix,
-            )
-            for f in blocking
-        ]
+        staged = str(stage_layout.root) + "/"
+        problems = [replace(f, path=f.path.replace(staged, "")) for f in blocking]
         raise CheckFailed(f"{volume}: not published; the gates found:", problems)
     return report
 
@@ -64,8 +58,7 @@ def gate_built_site(stage_layout: Layout, layout: Layout, data: VolumeData) -> N
         stage_layout, volume, ["holdout"], options={"repo_root": layout.root}, data=data
     )
     if not report.passed:
-        findings = [f for r in report.results for f in r.errors()]
         raise CheckFailed(
             f"{volume}: not published; held-out text reached the built site:",
-            [Problem(f.path, f.line, f"{f.gate}/{f.rule}", f.message, f.fix) for f in findings],
+            [f for r in report.results for f in r.errors()],
         )

@@ -7,7 +7,9 @@ Three records make a publication checkable (DESIGN §10):
 - the **site manifest** ``site_src/downloads/release-manifest.json``
   (:class:`SiteManifest`, copied to ``site/downloads/``): path, size and SHA-256 of every
   file under ``figures/``, ``site_src/`` and the built ``site/``, written after the site
-  is built, so generated pages, the search index and theme assets are covered too;
+  is built, so generated pages, the search index and theme assets are covered too
+  (``site_src/``'s UNSEALED folders, which every build writes from elsewhere and git
+  ignores, are covered by what they became under ``site/``);
 - the **release ledger** ``figures/releases.json`` (:class:`ReleaseLedger`): which key
   signed each volume, so an unsigned release of a once-signed volume is a downgrade.
 
@@ -64,6 +66,15 @@ SITE_PLACES = (
 with it and ``verify`` reads a built site through it, so the two never disagree."""
 SHIPPED_REGISTRIES = ("figures.json", "fingerprints.json", "releases.json")
 """The files of ``figures/`` a built site ships (``downloads.json`` is the publisher's)."""
+COPIED_AT_BUILD = ("bundles/",)
+"""Root folders whose downloads copies (``site_src/downloads/<folder>``) are written by
+every site build from the originals and never committed (a root keeps each file once):
+a root without a built site checks their ``SHA256SUMS`` lines against the originals."""
+UNSEALED = ("site_src/assets", "site_src/downloads/bundles", "site_src/overrides")
+"""Folders of ``site_src/`` every site build writes from elsewhere — the tool's own theme
+files, the copies of ``COPIED_AT_BUILD`` — and git ignores, so a clean clone has none of
+them: the site manifest lists their built copies under ``site/``, not these, and they are
+neither missing from a clean clone nor extra to a built one."""
 
 
 def site_path(rel: str) -> str | None:
@@ -76,6 +87,17 @@ def site_path(rel: str) -> str | None:
         if rel.startswith(prefix):
             return place + rel.removeprefix(prefix)
     return None
+
+
+def unsealed(rel: str) -> bool:
+    """Whether the root file ``rel`` lies in a folder the manifest leaves out (UNSEALED)."""
+    return any(rel.startswith(f"{folder}/") for folder in UNSEALED)
+
+
+def copy_source(name: str) -> str | None:
+    """The root original of download ``name`` when its copy is written at build time
+    (``bundles/…`` keeps its root-relative name), else None."""
+    return name if name.startswith(COPIED_AT_BUILD) else None
 
 
 def download_name(rel: str) -> str:
@@ -247,12 +269,13 @@ def _fp(record: Release | SiteManifest) -> str:
 
 
 def site_manifest(root: Path) -> SiteManifest:
-    """The manifest of every file under ``figures/``, ``site_src/`` and ``site/``.
+    """The manifest of every file under ``figures/``, ``site_src/`` and ``site/`` (the
+    build's UNSEALED folders of ``site_src/`` aside: ``site/`` holds what they became).
 
     Raises:
         InputError: Something there is not a regular file (it could not be covered).
     """
-    found = scan(root, COVERED, skip=frozenset((MANIFEST, SITE_MANIFEST)))
+    found = scan(root, COVERED, skip=frozenset((MANIFEST, SITE_MANIFEST, *UNSEALED)))
     if found.odd:
         raise InputError(
             "cannot seal the publication:",

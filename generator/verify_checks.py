@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Literal
 
 from generator import fingerprints
-from generator.errors import ProbepressError, UsageError
+from generator.errors import ProbepressError, Problem, UsageError
 from generator.inventory import Entry, Inventory, scan
 from generator.models.release import Release, ReleaseLedger, Signature, SiteManifest
 from generator.release import (
@@ -22,32 +22,23 @@ from generator.release import (
     MANIFEST,
     SITE_MANIFEST,
     SiteLayout,
+    copy_source,
     load_ledger,
     load_manifest,
     load_release_file,
     site_path,
+    unsealed,
 )
 from generator.store import Layout
 from generator.trust import Trust, fingerprint, signature_problem
 
 Kind = Literal["integrity", "recomputed", "authenticated"]
+"""The question a verify problem fails, which is its rule."""
 Step = Callable[[str], None]
 ROOT_AREAS = ("figures", "site_src", "site", "bank", "bundles", "templates")
 SUMS = "site_src/downloads/SHA256SUMS"
 REGISTRY = "figures/fingerprints.json"
 VOLUMES = "site_src/volumes/"
-
-
-@dataclass(frozen=True)
-class Finding:
-    """Something that does not verify, named, and which question it fails."""
-
-    what: str
-    message: str
-    kind: Kind = "integrity"
-
-    def __str__(self) -> str:
-        return f"{self.what}: {self.message}"
 
 
 @dataclass
@@ -58,7 +49,7 @@ class View:
     site: bool
     inventory: Inventory
     layout: Layout
-    findings: list[Finding] = field(default_factory=list)
+    findings: list[Problem] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     checked: dict[str, int] = field(default_factory=dict)
 
@@ -88,8 +79,8 @@ class View:
         return self.base / self.shown(rel)
 
     def add(self, what: str, message: str, kind: Kind = "integrity") -> None:
-        """Record a finding."""
-        self.findings.append(Finding(what, message, kind))
+        """Record a finding about ``what`` (a path, a figure or a volume)."""
+        self.findings.append(Problem(what, None, kind, message))
 
 
 def open_view(path: Path) -> View:
@@ -272,12 +263,24 @@ def _check_sums(view: View, *, required: bool) -> None:
             view.add(f"{shown}:{number}", "not a sha256sum line inside the downloads")
             continue
         count += 1
-        found = view.inventory.files.get(folder + name)
-        if found is None and not any(o.path == folder + name for o in view.inventory.odd):
-            view.add(folder + name, "is listed in SHA256SUMS but missing")
-        elif found is not None and found.sha256 != digest:
-            view.add(folder + name, "does not match its SHA256SUMS line")
+        for place in _sums_places(view, folder, name):
+            found = view.inventory.files.get(place)
+            if found is None and not any(o.path == place for o in view.inventory.odd):
+                view.add(place, "is listed in SHA256SUMS but missing")
+            elif found is not None and found.sha256 != digest:
+                view.add(place, "does not match its SHA256SUMS line")
     view.checked["downloads"] = count
+
+
+def _sums_places(view: View, folder: str, name: str) -> list[str]:
+    """The files a ``SHA256SUMS`` line speaks for: the download itself; in a root, for a
+    copy written at build time (never committed), its original, and the copy when built."""
+    source = None if view.site else copy_source(name)
+    if source is None:
+        return [folder + name]
+    copy = folder + name
+    built = copy in view.inventory.files or any(o.path == copy for o in view.inventory.odd)
+    return [source, copy] if built else [source]
 
 
 def _check_manifest(
@@ -301,7 +304,8 @@ def _check_manifest(
     covered = {
         p: e
         for p, e in view.inventory.files.items()
-        if p not in own and (view.site or p.startswith(("figures/", "site_src/", "site/")))
+        if p not in own
+        and (view.site or (p.startswith(("figures/", "site_src/", "site/")) and not unsealed(p)))
     }
     for place, entry in sorted(expected.items()):
         found = covered.get(place)

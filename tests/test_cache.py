@@ -203,7 +203,7 @@ def test_a_changed_registry_is_caught_with_a_warm_cache(root: Path) -> None:
     )
     registry["figures"][fid]["display"] = "999"
     path.write_text(json.dumps(registry, indent=2), "utf-8")
-    mismatches = [m.figure for m in figures.verify(layout, VOL)]
+    mismatches = [m.path for m in figures.verify(layout, VOL)]
     assert mismatches == [fid]
 
 

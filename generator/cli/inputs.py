@@ -47,6 +47,14 @@ def demo(state: State, check: bool, scale: str | None, out_dir: Path | None) -> 
         layout = Layout.at(out_dir, state.private_option or out_dir / ".private")
     with writer_lock(layout.root, not check, create=True):
         _demo(layout, spec, check)
+        if out_dir is not None and not check:
+            from generator.init import add_scaffold
+
+            # A root of its own: the site's config, its pages, and a .gitignore that keeps
+            # the private store out of `git add -A` (existing files are left alone).
+            added = add_scaffold(layout, spec.name, "CC-BY-4.0", demonstration=True)
+            if added:
+                err.print(f"added {', '.join(added)}", markup=False)
 
 
 def _demo(layout: Layout, spec: Any, check: bool) -> None:

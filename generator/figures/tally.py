@@ -81,6 +81,23 @@ def panel_majority(bundle: BundleData, exclude: Iterable[str] = ()) -> dict[Draw
     return scoring.panel_majority(bundle.panel, exclude)
 
 
+def decided(verdict: str, key: DrawKey, majority: dict[DrawKey, str | None]) -> str | None:
+    """What a draw counts as under the grader reference: ``pass`` or ``fail``, or None
+    when it does not count (lost, or refused by the grader and undecided by the panel)."""
+    if verdict == "lost":
+        return None
+    if verdict == "grader_refused":
+        return majority.get(key)
+    return verdict
+
+
+def needs_panel(bundle: BundleData) -> dict[DrawKey, str | None]:
+    """The panel majorities a bundle's verdicts need (only when the grader refused)."""
+    if any(v.verdict == "grader_refused" for v in bundle.verdicts):
+        return panel_majority(bundle)
+    return {}
+
+
 def _new_tally(slug: str, size: int, halves: list[str]) -> Tally:
     return Tally(
         slug,

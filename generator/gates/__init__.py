@@ -19,7 +19,7 @@ from generator.gates import (
     publishing,
     recusal,
 )
-from generator.gates.base import Finding, GateContext, GateResult
+from generator.gates.base import GateContext, GateResult
 
 GATES: tuple[ModuleType, ...] = (
     preflight,
@@ -36,4 +36,4 @@ GATES: tuple[ModuleType, ...] = (
 NAMES: tuple[str, ...] = tuple(g.NAME for g in GATES)
 
 
-__all__ = ["GATES", "NAMES", "Finding", "GateContext", "GateResult"]
+__all__ = ["GATES", "NAMES", "GateContext", "GateResult"]

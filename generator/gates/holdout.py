@@ -28,7 +28,8 @@ from pathlib import Path
 
 from generator import cache, downloads, git
 from generator.downloads import DOWNLOADS, public_jsonl, public_jsonl_name
-from generator.gates.base import Finding, Findings, GateContext, GateResult
+from generator.errors import Problem
+from generator.gates.base import Findings, GateContext, GateResult
 from generator.gates.locate import line_of
 from generator.hashing import sha256_file
 from generator.jury import jury_endpoint_problems
@@ -245,7 +246,7 @@ def _summary(clean: _CachedClean | None) -> int | None:
     return count if isinstance(count, int) and count >= 0 else None
 
 
-def leak_scan(ctx: GateContext) -> tuple[list[Finding], list[str]]:
+def leak_scan(ctx: GateContext) -> tuple[list[Problem], list[str]]:
     """The leak scan proper: findings and notes (needs the private store's texts).
 
     With the result cache on, the index of held-out texts is built only if some file

@@ -165,8 +165,7 @@ def _manifest(ctx: GateContext, bundle: BundleData, out: Findings) -> None:
 def check(ctx: GateContext) -> GateResult:
     """Run the preflight gate."""
     out = Findings(NAME)
-    for problem in ctx.data.problems:
-        out.add(problem.rule, problem.path, problem.line, problem.message, problem.fix)
+    out.extend(ctx.data.problems)
     labels.check_groups(ctx, out)
     rules = labels.rules_of(ctx)
     for bundle in ctx.bundles():

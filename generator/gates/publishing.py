@@ -94,8 +94,7 @@ def _citations(ctx: GateContext, out: Findings) -> None:
                     f"cites figure {cited.figure!r}, which is not in figures/figures.json",
                     "cite a registered figure id (see figures/figures.json)",
                 )
-    for problem in lint_pages(ctx.layout):
-        out.add(problem.rule, problem.path, problem.line, problem.message, problem.fix)
+    out.extend(lint_pages(ctx.layout))
 
 
 def _recompute(ctx: GateContext, out: Findings) -> None:
@@ -118,7 +117,7 @@ def _recompute(ctx: GateContext, out: Findings) -> None:
             "figure-mismatch",
             "figures/figures.json",
             None,
-            str(mismatch),
+            f"{mismatch.path}: {mismatch.message}",
             f"recompute with `probepress figures {volume}` (and review why it changed)",
         )
 

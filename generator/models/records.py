@@ -26,8 +26,8 @@ class Attempt(Part):
     """``ok``, ``provider_error``, ``timeout``, ``empty`` or ``content_filter``."""
     error_class: Annotated[str, Field(max_length=200)] | None = None
     """The runner's error class for a failed attempt (e.g. ``HTTP 503``)."""
-    latency_ms: int = Field(ge=0)
-    """Wall time of the request."""
+    latency_ms: int | None = Field(default=None, ge=0)
+    """Wall time of the request (absent: the runner did not record it; shown as unknown)."""
 
 
 class Usage(Part):
@@ -70,8 +70,8 @@ class Draw(Record):
     """Provider's finish reason."""
     usage: Usage | None = None
     """Token usage of the final attempt."""
-    latency_ms: int = Field(ge=0)
-    """Total wall time over attempts."""
+    latency_ms: int | None = Field(default=None, ge=0)
+    """Total wall time over attempts (absent: not recorded by the runner; never invented)."""
 
     @model_validator(mode="after")
     def _text_or_commitment(self) -> Draw:

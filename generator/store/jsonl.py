@@ -49,7 +49,9 @@ class Problems:
         self.items: list[Problem] = []
         self._per_file: dict[str, int] = {}
 
-    def add(self, path: str, line: int | None, rule: str, message: str, fix: str = "") -> bool:
+    def add(
+        self, path: str, line: int | None, rule: str, message: str, fix: str | None = None
+    ) -> bool:
         count = self._per_file.get(path, 0) + 1
         self._per_file[path] = count
         if count <= MAX_PROBLEMS_PER_FILE:
