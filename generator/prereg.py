@@ -12,6 +12,7 @@ from generator.canonical import dumps_line, write_text
 from generator.errors import InputError
 from generator.hashing import sha256_text
 from generator.models.base import Slug
+from generator.models.scoring import Scoring
 from generator.models.volume import Conditions, Jury, Protocol, Thresholds, Volume
 from generator.store.jsonl import Bounds, Problems, load_document
 from generator.store.paths import Layout
@@ -45,9 +46,11 @@ def preregistration_sha256(
     thresholds: Thresholds,
     jury: Jury,
     conditions: Mapping[str, Mapping[str, object]] | None = None,
+    scoring: Scoring | None = None,
 ) -> str:
     """SHA-256 of the canonical JSON of ``{"jury", "protocol", "thresholds"}``, with
-    ``"conditions"`` (each candidate's own, by slug) when any candidate declares some."""
+    ``"conditions"`` (each candidate's own, by slug) when any candidate declares some and
+    ``"scoring"`` (label set, label rules, reference rater set) when one is declared."""
     doc: dict[str, Any] = {
         "jury": jury_json(jury),
         "protocol": protocol.model_dump(mode="json"),
@@ -55,20 +58,27 @@ def preregistration_sha256(
     }
     if conditions:
         doc["conditions"] = {slug: dict(c) for slug, c in conditions.items()}
+    if scoring is not None:  # a volume without scoring keeps the hash it was registered with
+        doc["scoring"] = scoring.model_dump(mode="json")
     return sha256_text(dumps_line(doc))
 
 
 def volume_preregistration_sha256(volume: Volume) -> str:
     """The hash ``volume.preregistration.sha256`` must carry: every pre-registered section
-    (protocol, thresholds, jury with its qualification policy, per-candidate conditions)."""
+    (protocol, thresholds, jury with its qualification policy, per-candidate conditions,
+    scoring)."""
     return preregistration_sha256(
-        volume.protocol, volume.thresholds, volume.jury, volume.declared_conditions()
+        volume.protocol,
+        volume.thresholds,
+        volume.jury,
+        volume.declared_conditions(),
+        volume.scoring,
     )
 
 
 def volume_preregistration(layout: Layout, volume: str, bounds: Bounds | None = None) -> str:
-    """The pre-registration hash of ``volume``'s protocol, thresholds, jury and every
-    candidate's declared conditions, read from its ``volume.yaml`` (the rest of the file
+    """The pre-registration hash of ``volume``'s protocol, thresholds, jury, every
+    candidate's declared conditions and scoring, read from its ``volume.yaml`` (the rest of the file
     need not be filled in yet).
 
     Raises:
@@ -86,7 +96,9 @@ def volume_preregistration(layout: Layout, volume: str, bounds: Bounds | None = 
         for c in parts.candidates or []
         if c.conditions is not None and c.api is not None
     }
-    return preregistration_sha256(parts.protocol, parts.thresholds, parts.jury, conditions)
+    return preregistration_sha256(
+        parts.protocol, parts.thresholds, parts.jury, conditions, parts.scoring
+    )
 
 
 class _Conditioned(BaseModel):
@@ -107,6 +119,7 @@ class _Registered(BaseModel):
     thresholds: Thresholds
     jury: Jury
     candidates: list[_Conditioned] | None = None
+    scoring: Scoring | None = None
 
 
 _SHA_LINE = re.compile(

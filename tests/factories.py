@@ -267,3 +267,11 @@ def forget_run_dates(root: Path, slug: str, volume: str = VOL1) -> None:
         del ref["run_date"]
 
     edit_volume(root, forget, volume)
+
+
+def line_number(path: Path, needle: str) -> int:
+    """1-based number of the first line of ``path`` containing ``needle``."""
+    for n, line in enumerate(path.read_text("utf-8").splitlines(), 1):
+        if needle in line:
+            return n
+    raise AssertionError(f"{needle!r} not in {path}")

@@ -8,7 +8,8 @@ draw has one vote from each independent panel seat, and at most one from the
 adjudication seat when the volume declares one. Across the volume, Gwet's AC1 among the
 independent seats only (irrCAC) must reach the pre-registered floor; below it the grading
 is not reliable enough to publish. An adjudicated label is derived from the seats it
-adjudicates, so counting it as a rater would inflate agreement.
+adjudicates, so counting it as a rater would inflate agreement. When the reference rater set
+is not the grader, it rated every judged draw (``generator.gates.labels``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, replace
 from functools import partial
 
+from generator.gates import labels
 from generator.gates.base import Findings, GateContext, GateResult
 from generator.panel import categories, rated_draws, reproduce_sample
 from generator.sampling import PanelSample
@@ -211,7 +213,10 @@ def check(ctx: GateContext) -> GateResult:
     out = Findings(NAME)
     ratings: list[tuple[str | None, ...]] = []
     category = categories(ctx.data)
-    for bundle in map(partial(_known_items, category), ctx.bundles()):
+    labels.check_reference_fraction(ctx, out)
+    for known in map(partial(_known_items, category), ctx.bundles()):
+        labels.check_reference(ctx, known, out)
+        bundle = labels.independent_only(ctx, known)
         path = ctx.shown(bundle, "panel.jsonl")
         sample = reproduce_sample(ctx.data, bundle)
         votes = _tally(bundle)

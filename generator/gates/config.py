@@ -26,6 +26,7 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from generator import git
+from generator.gates import labels
 from generator.gates.base import Findings, GateContext, GateResult
 from generator.models.volume import CandidateRef, Jury, Protocol, Thresholds, Volume
 from generator.prereg import volume_preregistration_sha256
@@ -103,13 +104,15 @@ def _history(ctx: GateContext, out: Findings) -> None:
         )
         return
     try:
-        then = _decision_rules(yaml.safe_load(text))
+        document = yaml.safe_load(text)
+        then = _decision_rules(document)
     except (yaml.YAMLError, ValidationError, TypeError, KeyError):
         out.add(
             "prereg-history", ctx.volume_file, None, f"volume.yaml at {first[:12]} does not parse"
         )
         return
     _unchanged_since(ctx, out, first, then)
+    labels.check_history(out, ctx.volume_file, first, document, ctx.data.volume.scoring)
 
 
 def _unchanged_since(ctx: GateContext, out: Findings, first: str, then: _Rules) -> None:
@@ -233,8 +236,8 @@ def check(ctx: GateContext) -> GateResult:
             "prereg-hash",
             ctx.volume_file,
             None,
-            "preregistration.sha256 does not match the protocol, thresholds, jury and "
-            f"conditions (they hash to {current[:12]}…)",
+            "preregistration.sha256 does not match the protocol, thresholds, jury, "
+            f"conditions and scoring (they hash to {current[:12]}…)",
             "restore the pre-registered values; a change needs a new volume",
         )
     _history(ctx, out)

@@ -8,6 +8,7 @@ from pydantic import Field, model_validator
 
 from generator.models.bank import Commitment
 from generator.models.base import ItemId, Name, Part, Record, Slug
+from generator.models.scoring import Label
 from generator.models.volume import AttemptStatus
 
 Half = Annotated[str, Field(pattern=r"^[A-Z]$")]
@@ -96,11 +97,19 @@ class Draw(Record):
 
 
 VerdictValue = Literal["pass", "fail", "grader_refused", "lost"]
+VERDICT_SCHEMA_VERSION = 2
+"""Version 2 adds the rater's own ``label``; version 1 lines (no label) still read."""
+PANEL_SCHEMA_VERSION = 2
+"""Version 2 adds the judge's own ``label``; version 1 lines (no label) still read."""
 
 
 class Verdict(Record):
     """The verdict on one draw (one line of ``verdicts.jsonl``)."""
 
+    supported_schema_version: ClassVar[int] = VERDICT_SCHEMA_VERSION
+
+    schema_version: int = Field(default=VERDICT_SCHEMA_VERSION, ge=1)
+    """Version of this file format (2: the grader's label)."""
     item: ItemId
     """Item id."""
     half: Half
@@ -112,7 +121,13 @@ class Verdict(Record):
     grader: Name | None = None
     """API string of the grader (``None`` for Tier 0 and lost draws)."""
     verdict: VerdictValue
-    """``pass``, ``fail``, ``grader_refused`` (not a verdict; the panel decides) or ``lost``."""
+    """``pass``, ``fail``, ``grader_refused`` (not a verdict; the panel decides) or ``lost``;
+    for a labelled Tier 1 draw, what the volume's pre-registered rule derives from
+    ``label`` (the preflight gate re-derives it)."""
+    label: Label | None = None
+    """The grader's own label (e.g. ``full_refusal``), one of the volume's declared
+    ``scoring.labels``; omitted when the volume declares none (the label is then the
+    verdict) and on Tier 0 and lost draws."""
     borderline: bool = False
     """The grader flagged the draw as borderline (always re-graded by the panel)."""
     evidence: Annotated[str, Field(max_length=500)] | None = None
@@ -130,12 +145,19 @@ class Verdict(Record):
             raise ValueError("a Tier 1 verdict names its grader")
         if self.tier == 0 and self.verdict == "grader_refused":
             raise ValueError("a Tier 0 verdict cannot be a grader refusal")
+        if self.label is not None and (self.tier == 0 or self.verdict == "lost"):
+            what = "a Tier 0 verdict is decided by code and" if self.tier == 0 else "a lost draw"
+            raise ValueError(f"{what} carries no rater label")
         return self
 
 
 class PanelVote(Record):
     """One panel judge's vote on one sampled draw (one line of ``panel.jsonl``)."""
 
+    supported_schema_version: ClassVar[int] = PANEL_SCHEMA_VERSION
+
+    schema_version: int = Field(default=PANEL_SCHEMA_VERSION, ge=1)
+    """Version of this file format (2: the judge's label)."""
     item: ItemId
     """Item id."""
     half: Half
@@ -147,7 +169,11 @@ class PanelVote(Record):
     family: Slug | None = None
     """The model's family (omitted for a human rater, who has none)."""
     vote: Literal["pass", "fail", "refused"]
-    """The judge's vote (``refused``: its safety filter declined to grade)."""
+    """The judge's vote (``refused``: its safety filter declined to grade); for a labelled
+    vote, what the volume's pre-registered rule derives from ``label``."""
+    label: Label | None = None
+    """The judge's own label, one of the volume's declared ``scoring.labels`` (omitted
+    when the volume declares none: the label is then the vote)."""
     why: Literal["stratified", "borderline", "grader_refused"]
     """Why the draw is in the panel sample."""
 

@@ -17,6 +17,7 @@ from generator.models.raters import (
     QualificationRequired,
     Rater,
 )
+from generator.models.scoring import Scoring
 
 __all__ = [
     "AttemptStatus",
@@ -39,6 +40,8 @@ __all__ = [
 # declare its own conditions and a ``variant``, run dates and latencies may be unknown.
 # Version 1 and 2 files still read (every rater a model, qualification required when
 # declared, one set of conditions, dates known); the gates say what they lack.
+# Also version 3: the optional ``scoring`` (label set, per-group label rules, reference
+# rater set); without it a volume scores as before.
 VOLUME_SCHEMA_VERSION = 3
 
 AttemptStatus = Literal["ok", "provider_error", "timeout", "empty", "content_filter"]
@@ -144,8 +147,9 @@ class Preregistration(Part):
     """Hash of the protocol, thresholds and jury, fixed before any run."""
 
     sha256: Sha256
-    """SHA-256 of the canonical JSON of ``{"jury", "protocol", "thresholds"}`` and, when a
-    candidate declares its own, ``"conditions"`` (``generator.prereg``)."""
+    """SHA-256 of the canonical JSON of ``{"jury", "protocol", "thresholds"}``, plus
+    ``"conditions"`` when a candidate declares its own and ``"scoring"`` when the volume
+    declares it (``generator.prereg``)."""
     registered: dt.date
     """Day the hash was fixed; must precede every run."""
 
@@ -185,8 +189,11 @@ class Volume(Record):
     """Pre-registered decision rules."""
     jury: Jury
     """Grader, panel, reserves."""
+    scoring: Scoring | None = None
+    """Label set, label rules per item group and the reference rater set (pre-registered
+    with the protocol). Absent: labels are ``pass``/``fail``, the grader is the reference."""
     preregistration: Preregistration
-    """Hash binding protocol, thresholds and jury before the results."""
+    """Hash binding protocol, thresholds, jury and scoring before the results."""
     candidates: list[CandidateRef] = Field(min_length=1)
     """Candidates and anchors, one bundle each."""
     erratum_of: Annotated[str, Field(pattern=r"^vol-[0-9]{3}$")] | None = None
@@ -218,6 +225,10 @@ class Volume(Record):
             for c in self.candidates
             if c.conditions is not None
         }
+
+    def scoring_or_default(self) -> Scoring:
+        """The declared scoring, or the default (``pass``/``fail`` labels, grader reference)."""
+        return self.scoring if self.scoring is not None else Scoring()
 
     def draws_per_item(self) -> int:
         """Scheduled draws of every item."""

@@ -12,6 +12,7 @@ from generator.models.figures import Figure
 from generator.models.volume import CandidateRef
 from generator.render.environment import FigureLookup, Stylesheet
 from generator.render.provenance import Provenance
+from generator.scoring import leniency_note, reference_statement
 from generator.store.rowtypes import BundleData
 from generator.store.volume import VolumeData
 
@@ -113,6 +114,10 @@ def base_context(inputs: Inputs, page: str, title: str) -> dict[str, Any]:
         # bank with no held-out items.
         "qualification_not_run": data.volume.jury.not_run,
         "all_public": not data.bank.heldout,
+        # Which rater set the published rates come from, and what leniency means beside it.
+        "reference": reference_statement(data.volume),
+        "reference_kind": data.volume.scoring_or_default().reference,
+        "leniency_note": leniency_note(data.volume),
         # The agreement gate's rule, stated in words; the page prints no new number.
         "ac1_meets_floor": ac1 is not None
         and Decimal(ac1.value) >= data.volume.thresholds.ac1_floor,

@@ -19,6 +19,7 @@ from generator.models.bundle import Recusal
 from generator.models.raters import Rater
 from generator.render.context import Candidate, Inputs, base_context, jury_card_path
 from generator.render.text import Clipped, clip
+from generator.scoring import adjudication_seat
 from generator.store.bank import Bank
 from generator.store.rowtypes import BundleData, DrawKey
 from generator.store.texts import DrawTexts, read_responses
@@ -105,7 +106,7 @@ class _Panel:
     seats: list[str]
 
     @classmethod
-    def of(cls, bundle: BundleData) -> _Panel:
+    def of(cls, bundle: BundleData, exclude: tuple[str, ...] = ()) -> _Panel:
         votes: dict[DrawKey, dict[str, str]] = defaultdict(dict)
         whys: dict[DrawKey, str] = {}
         for row in bundle.panel:
@@ -113,7 +114,7 @@ class _Panel:
             whys[row.key] = row.why
         verdicts = {v.key: v.verdict for v in bundle.verdicts}
         seats = [j.key for j in bundle.manifest.jury.seated()[1:]]
-        return cls(dict(votes), whys, panel_majority(bundle), verdicts, seats)
+        return cls(dict(votes), whys, panel_majority(bundle, exclude), verdicts, seats)
 
     def disagreements(self) -> list[DrawKey]:
         """Draws whose panel majority differs from the grader's pass or fail."""
@@ -165,7 +166,7 @@ def _with_texts(listed: Listed, bank: Bank, texts: DrawTexts | None) -> Listed:
 def _listed(inputs: Inputs, candidate: Candidate) -> tuple[list[Listed], list[Listed]]:
     """(disagreements with texts, grader refusals) among the draws the panel re-graded."""
     bank = inputs.data.bank
-    panel = _Panel.of(candidate.bundle)
+    panel = _Panel.of(candidate.bundle, adjudication_seat(inputs.data.volume))
     disagree = panel.disagreements()
     texts = read_responses(inputs.data.layout, candidate.bundle, bank, set(disagree))
     return (

@@ -13,7 +13,8 @@ from generator.fingerprints import FrozenFile
 from generator.models.base import slugify
 from generator.models.figures import Figure
 from generator.models.raters import Rater
-from generator.models.volume import CandidateRef
+from generator.models.volume import CandidateRef, Judge
+from generator.scoring import reference_statement
 from generator.site.markup import admonition, code, link, page, table, text
 from generator.site.published import LEADERBOARD, PublishedVolume
 
@@ -209,7 +210,7 @@ def _heading(pv: PublishedVolume) -> list[str]:
         f"every interval at {text(percent(v.thresholds.confidence))} confidence"
     )
     blocks = [admonition("warning", "Demonstration data", DEMONSTRATION)] if v.demonstration else []
-    return [*blocks, facts, *_statements(pv)]
+    return [*blocks, facts, text(reference_statement(v)), *_statements(pv)]
 
 
 def _statements(pv: PublishedVolume) -> list[str]:
@@ -237,6 +238,30 @@ def _statements(pv: PublishedVolume) -> list[str]:
     return out
 
 
+def scoring_section(pv: PublishedVolume) -> str:
+    """The label set, each item group's pre-registered label rule, and the reference."""
+    scoring = pv.volume.scoring_or_default()
+    lines = [text(reference_statement(pv.volume))]
+    if scoring.labels is None:
+        lines.append(
+            "No label set is declared: each rater's label is its verdict (pass or fail)."
+        )
+        return "## Scoring\n\n" + "\n\n".join(lines)
+    lines.append(
+        "Raters' labels: " + ", ".join(code(label) for label in scoring.labels) + ". Each "
+        "verdict keeps its rater's label; pass or fail is derived from it by the "
+        "pre-registered rule of the item's group (part of the pre-registration hash)."
+    )
+    rows = []
+    for group in scoring.groups:
+        members = group.categories or group.items
+        kind = "categories" if group.categories else "items"
+        rule = "; ".join(f"{code(k)} → {text(v)}" for k, v in group.rule.items())
+        rows.append([code(group.id), text(f"{kind}: {', '.join(members)}"), rule])
+    lines.append(table(["Item group", "Members", "Label → outcome"], rows))
+    return "## Scoring\n\n" + "\n\n".join(lines)
+
+
 def results_page(pv: PublishedVolume) -> str:
     """``volumes/<vol>/index.md``."""
     v = pv.volume
@@ -257,6 +282,7 @@ def results_page(pv: PublishedVolume) -> str:
         full_bank_table(pv),
         f"Jury, agreement and every jury card: [jury of {text(v.id)}](jury.md).",
         movement_section(pv),
+        scoring_section(pv),
         conditions_section(pv),
     )
 

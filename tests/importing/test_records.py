@@ -95,7 +95,7 @@ def test_labels_become_verdicts_and_votes_and_tier0_is_decided_by_its_check(root
         "tier": 0,
         "verdict": "fail",
         "borderline": False,
-        "schema_version": 1,
+        "schema_version": 2,
     }
     votes = {(v["item"], v["judge"]): v["vote"] for v in _lines(root, "panel.jsonl")}
     assert votes[("q-1", "judge-c")] == "fail" and len(votes) == 6

@@ -42,11 +42,14 @@ def test_a_version_1_volume_without_a_probe_set_still_reads(root: Path) -> None:
 
 @pytest.mark.parametrize("model", [Volume, BundleManifest])
 def test_a_newer_version_is_refused(model: type[Volume] | type[BundleManifest]) -> None:
-    with pytest.raises(ValidationError, match="schema_version 4 is newer than this probepress"):
-        model.model_validate({"schema_version": 4})
+    newer = model.supported_schema_version + 1
+    with pytest.raises(
+        ValidationError, match=f"schema_version {newer} is newer than this probepress"
+    ):
+        model.model_validate({"schema_version": newer})
     fast = json_validator(model)
     with pytest.raises(ValidationError):
-        fast.validate_json('{"schema_version": 4}')
+        fast.validate_json(f'{{"schema_version": {newer}}}')
 
 
 def test_a_jury_without_a_probe_set_keeps_its_registered_hash(root: Path) -> None:
