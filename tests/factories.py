@@ -207,7 +207,10 @@ def add_adjudication(root: Path, volume: str = VOL1) -> None:
                 top = count.most_common()
                 vote = top[0][0] if top and (len(top) == 1 or top[0][1] > top[1][1]) else None
                 vote = vote or group[0]["vote"]
-                out.append({**group[0], "judge": ADJUDICATOR["id"], "vote": vote})
+                # The settled vote keeps the label of a seat that voted so (a label and
+                # its vote always agree under the volume's label rules).
+                source = next(r for r in group if r["vote"] == vote)
+                out.append({**source, "judge": ADJUDICATOR["id"]})
             return out
 
         edit_lines(d, "panel.jsonl", settle)

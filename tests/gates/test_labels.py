@@ -156,7 +156,7 @@ def test_the_rule_is_part_of_the_preregistration_hash(cli: CliRun, root: Path) -
         root,
         {"config", "preflight"},
         f"bundles/{VOL}/volume.yaml: preregistration.sha256 does not match the protocol, "
-        "thresholds, jury and scoring",
+        "thresholds, jury, conditions and scoring",
     )
 
 
