@@ -17,6 +17,7 @@ from generator.models.volume import CandidateRef, Judge
 from generator.scoring import reference_statement
 from generator.site.markup import admonition, code, link, page, table, text
 from generator.site.published import LEADERBOARD, PublishedVolume
+from generator.words import counted
 
 MISSING = "—"
 DEMONSTRATION = (
@@ -206,7 +207,8 @@ def _heading(pv: PublishedVolume) -> list[str]:
     roles = [c.role for c in v.candidates]
     facts = (
         f"Published {v.publication_date} · bank {text(v.bank_version)} · "
-        f"{roles.count('candidate')} candidates and {roles.count('anchor')} anchors · "
+        f"{counted(roles.count('candidate'), 'candidate')} and "
+        f"{counted(roles.count('anchor'), 'anchor')} · "
         f"every interval at {text(percent(v.thresholds.confidence))} confidence"
     )
     blocks = [admonition("warning", "Demonstration data", DEMONSTRATION)] if v.demonstration else []
