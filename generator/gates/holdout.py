@@ -43,8 +43,9 @@ from generator.leaks import (
     scan_text,
 )
 from generator.leaks.extract import Format
+from generator.leaks.public import PublicTexts
 from generator.leaks.ucd import VERSIONS as UNICODE_DATA
-from generator.models.bank import BankItem
+from generator.models.bank import BankItem, PatternCheck
 from generator.models.records import PrivateResponse
 from generator.store.jsonl import Bounds, Problems, iter_jsonl
 from generator.store.paths import TOOL_DIRS
@@ -83,9 +84,23 @@ def _response_files(ctx: GateContext) -> list[Path]:
     return sorted(responses.glob("*/*.jsonl")) if responses.is_dir() else []
 
 
-def _ignored(ctx: GateContext) -> list[str]:
-    """Public texts whose shared windows are never reported (see ``generator.leaks``)."""
-    return [_prompt_text(i) for i in ctx.data.bank.public.values()]
+def _ignored(ctx: GateContext) -> PublicTexts:
+    """Public texts whose shared windows are never reported (see ``generator.leaks``):
+    every public item's prompt, pass criterion and check patterns, and the responses
+    and evidence quotes of public items in the volume's bundles (read when used)."""
+    public = sorted(ctx.data.bank.public.values(), key=lambda i: i.id)
+    return PublicTexts(
+        (text for item in public for text in _public_texts(item)),
+        (b.directory / name for b in ctx.bundles() for name in ("draws.jsonl", "verdicts.jsonl")),
+        (item.id for item in public),
+    )
+
+
+def _public_texts(item: BankItem) -> list[str]:
+    """A public item's own texts: prompt, pass criterion, check patterns."""
+    check = item.check
+    patterns = [*check.required, *check.forbidden] if isinstance(check, PatternCheck) else []
+    return [_prompt_text(item), item.pass_criterion, *patterns]
 
 
 def secrets_key(ctx: GateContext, config: LeakConfig) -> str:
@@ -104,7 +119,7 @@ def secrets_key(ctx: GateContext, config: LeakConfig) -> str:
             f"{p.relative_to(ctx.layout.private).as_posix()}={sha256_file(p)}"
             for p in _response_files(ctx)
         ),
-        _ignored(ctx),
+        _ignored(ctx).fingerprint(),
     )
 
 

@@ -40,6 +40,8 @@ _BATCH = 1 << 14
 """Window matches verified at once (bounds the ``batch x width`` comparison array)."""
 _SPAN = 1 << 20
 """Secret tokens hashed at once while building (bounds the temporary arrays)."""
+_BETWEEN = f"{LINE}{PAGE}{LINE}"
+"""Joins public texts tokenised together (see ``LeakIndex._batches``)."""
 
 
 class LeakIndex:
@@ -114,11 +116,15 @@ class LeakIndex:
         return index.without(ignore)
 
     def without(self, public: Iterable[str]) -> LeakIndex:
-        """This index minus every window that occurs in one of the ``public`` texts."""
+        """This index minus every window that occurs in one of the ``public`` texts.
+
+        Linear in the public texts' length, read as a stream: they are tokenised and
+        matched in batches of about ``_SPAN`` characters, texts joined by an ``UNKNOWN``
+        token (no window spans two texts), so many short texts (responses) cost one
+        tokenisation and one lookup per batch rather than one per text.
+        """
         drop = [np.zeros(len(table.hashes), dtype=np.bool_) for table in self.tables]
-        for text in public:
-            ids = self.text_ids(normalise(text))
-            ids = ids[(ids != LINE_ID) & (ids != PAGE_ID)]
+        for ids in self._batches(public):
             for table_no, _, postings in self.hits(ids, 0):
                 drop[table_no][postings] = True
         if not any(mask.any() for mask in drop):
@@ -134,6 +140,35 @@ class LeakIndex:
             self.unscannable,
             self._codes,
         )
+
+    def _batches(self, texts: Iterable[str]) -> Iterator[I64]:
+        """Token ids of ``texts``, about ``_SPAN`` characters of them at a time.
+
+        A batch is normalised and tokenised in one call, its texts joined by a line
+        holding only a page break (normalisation acts within lines, and a hyphen rule
+        joins a line to the next line's first word, which a page-break line has none
+        of); the page breaks then become ``UNKNOWN``, so no window spans two texts (or
+        two pages of one text). Line breaks are removed, as the scan removes them.
+        """
+        if not self.tables:
+            return  # nothing to drop: the texts are not even read
+        batch: list[str] = []
+        size = 0
+        for text in texts:
+            batch.append(text)
+            size += len(text) + len(_BETWEEN)
+            if size >= _SPAN:
+                yield self._joined(batch)
+                batch, size = [], 0
+        if batch:
+            yield self._joined(batch)
+
+    def _joined(self, texts: list[str]) -> I64:
+        """Token ids of texts joined by ``UNKNOWN`` (see ``_batches``)."""
+        ids = self.text_ids(normalise(_BETWEEN.join(texts)))
+        ids = ids[ids != LINE_ID]
+        ids[ids == PAGE_ID] = UNKNOWN
+        return ids
 
     def ids(self, words: list[str]) -> I64:
         """Token ids of ``words``; ``UNKNOWN`` for a word no secret has."""
