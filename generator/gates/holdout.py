@@ -196,17 +196,20 @@ def _line_of(ctx: GateContext) -> dict[str, int]:
 
 def _republished(ctx: GateContext, config: LeakConfig, out: Findings) -> None:
     """Refuse public items that repeat a held-out item's text: the scan ignores public
-    texts, so such an item would carry the held-out text everywhere unreported."""
+    texts, so such an item would carry the held-out text everywhere unreported. Runs
+    that at least two public items hold are not a copy of a held-out item."""
     bank = ctx.data.bank
     held = [
         Secret(f"item:{item.id}", "prompt", text)
         for item in sorted(bank.private.values(), key=lambda i: i.id)
         for text in (_prompt_text(item), item.pass_criterion)
     ]
-    index = LeakIndex.build(held, config=config)
+    public = sorted(bank.public.values(), key=lambda i: i.id)
+    # Text two public items share (a template, a criterion sentence) is public anyway.
+    index = LeakIndex.build(held, config=config).without_common(map(_public_texts, public))
     shown = ctx.layout.rel(ctx.layout.public_items)
     lines = _line_of(ctx) if bank.public and ctx.layout.public_items.is_file() else {}
-    for item in sorted(bank.public.values(), key=lambda i: i.id):
+    for item in public:
         found: dict[str, Leak] = {}
         for leak in scan_text(index, f"{_prompt_text(item)}\n\n{item.pass_criterion}", "x"):
             best = found.get(leak.secret_key)

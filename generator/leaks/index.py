@@ -19,6 +19,7 @@ from collections.abc import Iterable, Iterator
 from itertools import repeat
 
 import numpy as np
+import numpy.typing as npt
 
 from generator.leaks.codes import TokenCodes
 from generator.leaks.model import LeakConfig, Secret, SecretKind
@@ -127,6 +128,10 @@ class LeakIndex:
         for ids in self._batches(public):
             for table_no, _, postings in self.hits(ids, 0):
                 drop[table_no][postings] = True
+        return self._dropped(drop)
+
+    def _dropped(self, drop: list[npt.NDArray[np.bool_]]) -> LeakIndex:
+        """This index without the windows ``drop`` marks (one mask per table)."""
         if not any(mask.any() for mask in drop):
             return self
         tables = tuple(t.keep(~mask) for t, mask in zip(self.tables, drop, strict=True))
@@ -140,6 +145,28 @@ class LeakIndex:
             self.unscannable,
             self._codes,
         )
+
+    def without_common(self, groups: Iterable[Iterable[str]]) -> LeakIndex:
+        """This index minus every window that occurs in at least two of the ``groups``
+        (each a public item's texts): text several public items share (a template, a
+        criterion sentence) is public anyway, while a window only one public item holds
+        is that item's own, so a copy of a held-out text in one item is still found."""
+        found: list[list[I64]] = [[] for _ in self.tables]
+        for group in groups:
+            hits: list[list[I64]] = [[] for _ in self.tables]
+            for ids in self._batches(group):
+                for table_no, _, postings in self.hits(ids, 0):
+                    hits[table_no].append(postings)
+            for table_no, postings in enumerate(hits):
+                if postings:  # each window counted once per group
+                    found[table_no].append(np.unique(np.concatenate(postings)))
+        drop = [
+            np.bincount(np.concatenate(postings), minlength=len(table.hashes)) >= 2
+            if postings
+            else np.zeros(len(table.hashes), dtype=np.bool_)
+            for table, postings in zip(self.tables, found, strict=True)
+        ]
+        return self._dropped(drop)
 
     def _batches(self, texts: Iterable[str]) -> Iterator[I64]:
         """Token ids of ``texts``, about ``_SPAN`` characters of them at a time.
