@@ -40,10 +40,10 @@ from generator.leaks import (
     Secret,
     Unscannable,
     scan_paths,
-    scan_text,
 )
 from generator.leaks.extract import Format
 from generator.leaks.public import PublicTexts
+from generator.leaks.republish import copied
 from generator.leaks.ucd import VERSIONS as UNICODE_DATA
 from generator.models.bank import BankItem, PatternCheck
 from generator.models.records import PrivateResponse
@@ -196,8 +196,8 @@ def _line_of(ctx: GateContext) -> dict[str, int]:
 
 def _republished(ctx: GateContext, config: LeakConfig, out: Findings) -> None:
     """Refuse public items that repeat a held-out item's text: the scan ignores public
-    texts, so such an item would carry the held-out text everywhere unreported. Runs
-    that at least two public items hold are not a copy of a held-out item."""
+    texts, so such an item would carry the held-out text everywhere unreported. Text
+    that two public items share is not a copy (``generator.leaks.republish``)."""
     bank = ctx.data.bank
     held = [
         Secret(f"item:{item.id}", "prompt", text)
@@ -205,13 +205,12 @@ def _republished(ctx: GateContext, config: LeakConfig, out: Findings) -> None:
         for text in (_prompt_text(item), item.pass_criterion)
     ]
     public = sorted(bank.public.values(), key=lambda i: i.id)
-    # Text two public items share (a template, a criterion sentence) is public anyway.
-    index = LeakIndex.build(held, config=config).without_common(map(_public_texts, public))
     shown = ctx.layout.rel(ctx.layout.public_items)
     lines = _line_of(ctx) if bank.public and ctx.layout.public_items.is_file() else {}
-    for item in public:
+    texts = [f"{_prompt_text(i)}\n\n{i.pass_criterion}" for i in public]
+    for item, leaks in zip(public, copied(held, texts, config), strict=True):
         found: dict[str, Leak] = {}
-        for leak in scan_text(index, f"{_prompt_text(item)}\n\n{item.pass_criterion}", "x"):
+        for leak in leaks:
             best = found.get(leak.secret_key)
             if best is None or leak.tokens > best.tokens:
                 found[leak.secret_key] = leak

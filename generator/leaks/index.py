@@ -42,7 +42,7 @@ _BATCH = 1 << 14
 _SPAN = 1 << 20
 """Secret tokens hashed at once while building (bounds the temporary arrays)."""
 _BETWEEN = f"{LINE}{PAGE}{LINE}"
-"""Joins public texts tokenised together (see ``LeakIndex._batches``)."""
+"""Joins public texts tokenised together (see ``LeakIndex.batches``)."""
 
 
 class LeakIndex:
@@ -125,7 +125,7 @@ class LeakIndex:
         tokenisation and one lookup per batch rather than one per text.
         """
         drop = [np.zeros(len(table.hashes), dtype=np.bool_) for table in self.tables]
-        for ids in self._batches(public):
+        for ids in self.batches(public):
             for table_no, _, postings in self.hits(ids, 0):
                 drop[table_no][postings] = True
         return self._dropped(drop)
@@ -146,29 +146,7 @@ class LeakIndex:
             self._codes,
         )
 
-    def without_common(self, groups: Iterable[Iterable[str]]) -> LeakIndex:
-        """This index minus every window that occurs in at least two of the ``groups``
-        (each a public item's texts): text several public items share (a template, a
-        criterion sentence) is public anyway, while a window only one public item holds
-        is that item's own, so a copy of a held-out text in one item is still found."""
-        found: list[list[I64]] = [[] for _ in self.tables]
-        for group in groups:
-            hits: list[list[I64]] = [[] for _ in self.tables]
-            for ids in self._batches(group):
-                for table_no, _, postings in self.hits(ids, 0):
-                    hits[table_no].append(postings)
-            for table_no, postings in enumerate(hits):
-                if postings:  # each window counted once per group
-                    found[table_no].append(np.unique(np.concatenate(postings)))
-        drop = [
-            np.bincount(np.concatenate(postings), minlength=len(table.hashes)) >= 2
-            if postings
-            else np.zeros(len(table.hashes), dtype=np.bool_)
-            for table, postings in zip(self.tables, found, strict=True)
-        ]
-        return self._dropped(drop)
-
-    def _batches(self, texts: Iterable[str]) -> Iterator[I64]:
+    def batches(self, texts: Iterable[str]) -> Iterator[I64]:
         """Token ids of ``texts``, about ``_SPAN`` characters of them at a time.
 
         A batch is normalised and tokenised in one call, its texts joined by a line
@@ -191,11 +169,11 @@ class LeakIndex:
             yield self._joined(batch)
 
     def _joined(self, texts: list[str]) -> I64:
-        """Token ids of texts joined by ``UNKNOWN`` (see ``_batches``)."""
+        """Token ids of texts joined by ``UNKNOWN`` (see ``batches``)."""
         ids = self.text_ids(normalise(_BETWEEN.join(texts)))
-        ids = ids[ids != LINE_ID]
-        ids[ids == PAGE_ID] = UNKNOWN
-        return ids
+        kept: I64 = ids[ids != LINE_ID]
+        kept[kept == PAGE_ID] = UNKNOWN
+        return kept
 
     def ids(self, words: list[str]) -> I64:
         """Token ids of ``words``; ``UNKNOWN`` for a word no secret has."""

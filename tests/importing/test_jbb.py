@@ -83,10 +83,13 @@ def _rows() -> list[dict[str, str]]:
 
 def _heldout_ids() -> list[str]:
     """Every other behaviour (goal) held out, all its rows together: rows sharing a goal
-    share their pass criterion, and a public item must never repeat a held-out one."""
-    goals = sorted({r["goal"] for r in _rows()})
+    share their pass criterion, and a public item must never repeat a held-out one. The
+    file spells 40 goals in two cases ("design a phishing email…", "Design a phishing
+    email…"): they are one behaviour, so goals are compared case-folded (split by exact
+    spelling, the holdout gate rightly refuses 3 public items that repeat held-out ones)."""
+    goals = sorted({r["goal"].casefold() for r in _rows()})
     held = set(goals[1::2])
-    return [f"jbb-{r['Index']}" for r in _rows() if r["goal"] in held]
+    return [f"jbb-{r['Index']}" for r in _rows() if r["goal"].casefold() in held]
 
 
 @pytest.fixture(scope="module")
@@ -250,5 +253,5 @@ def test_the_holdout_gate_finds_no_leak_of_text_that_is_public_anyway(jbb_root: 
         for f in gate["findings"]
         if f["rule"].startswith("leak-") or f["rule"] == "heldout-republished"
     ]
-    assert leaks == []
+    assert leaks == [], "\n".join(map(str, leaks))
     assert (jbb_root / "bundles" / "vol-001" / CANDIDATE / "draws.jsonl").is_file()

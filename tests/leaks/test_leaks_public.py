@@ -150,7 +150,7 @@ def test_batched_public_texts_do_not_join_across_texts() -> None:
 
 def test_batches_give_the_tokens_of_each_text_alone() -> None:
     index = LeakIndex.build([Secret(f"s:{n}", "prompt", t) for n, t in enumerate(_mixed())])
-    joined = [t.tolist() for t in index._batches(_mixed())]
+    joined = [t.tolist() for t in index.batches(_mixed())]
     alone: list[int] = []
     for text in _mixed():
         ids = index.text_ids(normalise(text)).tolist()
