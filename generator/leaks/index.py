@@ -8,7 +8,8 @@ a document once per distinct width, which is linear in its bytes; see ``shingles
 
 **Ignore set.** Text that is public anyway is not a leak. ``build(..., ignore=texts)``
 scans the given public texts (public prompts, pass criteria, public responses,
-templates) with the fresh index and drops every window they contain. What remains to be
+templates) with the fresh index and drops every window they contain (public responses
+only from held-out responses' windows, see ``PublicTexts``). What remains to be
 reported is a run of at least ``window`` consecutive tokens of a secret that is not
 itself in the public texts, or a whole short secret that is not.
 """
@@ -24,6 +25,7 @@ import numpy.typing as npt
 from generator.leaks.codes import TokenCodes
 from generator.leaks.model import LeakConfig, Secret, SecretKind
 from generator.leaks.normalise import LINE, PAGE, normalise, tokens
+from generator.leaks.public import PublicTexts
 from generator.leaks.shingles import (
     I32,
     I64,
@@ -85,14 +87,15 @@ class LeakIndex:
         secrets: Iterable[Secret],
         *,
         config: LeakConfig | None = None,
-        ignore: Iterable[str] = (),
+        ignore: Iterable[str] | PublicTexts = (),
     ) -> LeakIndex:
         """Index secrets; secrets with the same normalised text share one entry.
 
         Args:
             secrets: The held-out texts.
             config: Thresholds; ``LeakConfig()`` by default.
-            ignore: Public texts whose windows are never reported (see module docs).
+            ignore: Public texts whose windows are never reported (see module docs);
+                of a ``PublicTexts``, the rows' texts only for held-out responses.
 
         Returns:
             The index.
@@ -114,10 +117,13 @@ class LeakIndex:
         tables = _tables(token_ids, starts, lengths, config.window)
         owners = tuple(tuple(keys) for keys in distinct.values())
         index = cls(config, vocab, token_ids, starts, owners, tables, tuple(unscannable))
+        if isinstance(ignore, PublicTexts):
+            return index.without(ignore.texts).without(ignore.records(), only="response")
         return index.without(ignore)
 
-    def without(self, public: Iterable[str]) -> LeakIndex:
-        """This index minus every window that occurs in one of the ``public`` texts.
+    def without(self, public: Iterable[str], only: SecretKind | None = None) -> LeakIndex:
+        """This index minus every window that occurs in one of the ``public`` texts (with
+        ``only``, windows of secrets that are all of that kind).
 
         Linear in the public texts' length, read as a stream: they are tokenised and
         matched in batches of about ``_SPAN`` characters, texts joined by an ``UNKNOWN``
@@ -128,6 +134,9 @@ class LeakIndex:
         for ids in self.batches(public):
             for table_no, _, postings in self.hits(ids, 0):
                 drop[table_no][postings] = True
+        if only is not None:
+            kinds = np.array([all(k == only for _, k in keys) for keys in self.owners], bool)
+            drop = [mask & kinds[t.secrets] for t, mask in zip(self.tables, drop, strict=True)]
         return self._dropped(drop)
 
     def _dropped(self, drop: list[npt.NDArray[np.bool_]]) -> LeakIndex:

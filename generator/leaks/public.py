@@ -31,6 +31,10 @@ class PublicTexts:
     """Public item texts plus the public rows' text fields of some JSONL files.
 
     Iterating yields every text (item texts first, then each file's rows in order).
+    ``LeakIndex.build`` ignores the item texts for every secret and the rows' texts
+    (``records``) for held-out responses only: refusal boilerplate a model gives to
+    public and held-out prompts alike is public, while a held-out prompt pasted into a
+    public response is still reported where that response is published.
 
     Args:
         texts: Texts of the public items (prompts, criteria, check patterns).
@@ -53,6 +57,10 @@ class PublicTexts:
 
     def __iter__(self) -> Iterator[str]:
         yield from self.texts
+        yield from self.records()
+
+    def records(self) -> Iterator[str]:
+        """The rows' texts only (public responses and evidence quotes)."""
         for path in self.files:
             yield from self._rows(path)
 

@@ -191,3 +191,23 @@ def test_a_public_item_that_copies_a_whole_heldout_prompt_is_refused() -> None:
     assert first == [] and leak.secret_key == "item:h-1" and not leak.whole
     alone = copied(held, [f"Quick one. {TEMPLATE} {HELD_REQUEST}"])
     assert [(x.secret_key, x.whole) for x in alone[0]] == [("item:h-1", True)]
+
+
+def test_a_heldout_prompt_pasted_into_a_public_response_is_still_reported(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "m"
+    folder.mkdir()
+    pasted = {"item": "p-1", "half": "A", "draw": 1, "response": f"As asked: {HELD_REQUEST}"}
+    refusal = {"item": "p-1", "half": "A", "draw": 2, "response": REFUSAL}
+    (folder / "draws.jsonl").write_text(f"{json.dumps(pasted)}\n{json.dumps(refusal)}\n")
+    secrets = [
+        Secret("item:h-1", "prompt", HELD_REQUEST),
+        Secret("draw:vol-001/m/h-1/A/1", "response", REFUSAL),
+    ]
+    index = LeakIndex.build(secrets, ignore=PublicTexts([], [folder / "draws.jsonl"], ["p-1"]))
+    leaks = scan_paths(index, [folder / "draws.jsonl"], root=tmp_path)
+    # Responses are public text for held-out responses (boilerplate), not for prompts.
+    assert [(leak.source, leak.line, leak.secret_key) for leak in leaks] == [
+        ("m/draws.jsonl", 1, "item:h-1")
+    ]
