@@ -66,9 +66,17 @@ def repository_sources() -> list[Path]:
         found.extend(
             p
             for p in (ROOT / folder).rglob("*")
-            if p.is_file() and not GENERATED & set(p.relative_to(ROOT).parts)
+            if p.is_file()
+            and not GENERATED & set(p.relative_to(ROOT).parts)
+            and not p.is_relative_to(ROOT / THIRD_PARTY)
         )
     return sorted(found)
+
+
+THIRD_PARTY = "tests/data/jbb"
+"""Real public data nobody here wrote (the JailbreakBench judge comparison, with its
+provenance): not a source the demo could have copied held-out text into, and full of
+the stock refusal sentences any response may share."""
 
 
 def held(seed: int) -> list[dict[str, Any]]:

@@ -105,14 +105,15 @@ def test_fast_and_careful_paths_agree(
 
 
 def test_a_bad_line_in_the_middle_keeps_its_number_and_message(tmp_path: Path) -> None:
-    newer = VOTE.replace(b'"schema_version":1', b'"schema_version":2')
+    ahead = PanelVote.supported_schema_version + 1
+    newer = VOTE.replace(b'"schema_version":1', b'"schema_version":%d' % ahead)
     path = tmp_path / "f.jsonl"
     path.write_bytes(b"\n".join([VOTE, VOTE, newer, VOTE]) + b"\n")
     records, problems, result = _read(path, PanelVote, Bounds())
     assert [number for number, _, _ in records] == [1, 2, 4]
     assert problems == [
-        "f:3: schema_version: schema_version 2 is newer than this probepress reads (1); "
-        "upgrade probepress [schema]"
+        f"f:3: schema_version: schema_version {ahead} is newer than this probepress reads "
+        f"({ahead - 1}); upgrade probepress [schema]"
     ]
     assert result.records == 3
 
