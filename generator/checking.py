@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from generator.gates import GATES, GateContext, GateResult
+from generator.progress import Progress
 from generator.store import Bounds, Layout, VolumeData, load_volume
 
 
@@ -41,7 +42,7 @@ def run_gates(
     *,
     strict: bool = False,
     bounds: Bounds | None = None,
-    progress: Callable[[str], None] | None = None,
+    progress: Progress | None = None,
     options: dict[str, Any] | None = None,
     data: VolumeData | None = None,
     loaded: Mapping[str, VolumeData] | None = None,

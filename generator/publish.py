@@ -12,7 +12,7 @@ Publishing unchanged inputs rewrites nothing.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,6 +27,7 @@ from generator.gating import gate_built_site, gate_inputs, verdicts
 from generator.hashing import sha256_bytes, sha256_file
 from generator.journal import commit, recover
 from generator.models.release import Release
+from generator.progress import Progress, silent
 from generator.release import (
     MANIFEST,
     intact,
@@ -45,7 +46,6 @@ from generator.signing import load_private_key
 from generator.staging import plan, staging
 from generator.store import Layout, VolumeData, load_volume
 
-Step = Callable[[str], None]
 SITE_STAMP = ".probepress-site.json"
 #: Folders publish writes: refused up front when a symlink is on the way or inside.
 WRITTEN = ("figures", "site_src/volumes", "site_src/downloads", "site")
@@ -144,7 +144,7 @@ def publish(
     allow_dirty: bool = False,
     jobs: int | None = None,
     signing_key: Path | None = None,
-    progress: Step | None = None,
+    progress: Progress | None = None,
 ) -> PublishResult:
     """Gates → figures → frozen HTML → PDFs → downloads → site for ``volumes``, built
     together in staging and moved into place atomically, holding the root's writer lock
@@ -188,7 +188,7 @@ class _Run:
     clean: bool
     allow_dirty: bool
     jobs: int | None
-    step: Step
+    step: Progress
 
     @property
     def draft(self) -> bool:
@@ -216,7 +216,7 @@ def _publish(
     allow_dirty: bool,
     jobs: int | None,
     signing_key: Path | None,
-    progress: Step | None,
+    progress: Progress | None,
 ) -> PublishResult:
     """Publish ``volumes`` unless nothing changed: build and gate in staging, then commit."""
     run = _survey(
@@ -259,7 +259,7 @@ def _survey(
     allow_dirty: bool,
     jobs: int | None,
     signing_key: Path | None,
-    progress: Step | None,
+    progress: Progress | None,
 ) -> _Run:
     """Load the signing key and find each volume's standing release and the tree's state."""
     key = load_private_key(signing_key)
@@ -278,7 +278,7 @@ def _survey(
         clean,
         allow_dirty,
         jobs,
-        progress or (lambda label: None),
+        progress or silent,
     )
 
 

@@ -19,18 +19,16 @@ findings and are never opened. This module depends on the release format
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from generator import figures
 from generator.errors import ProbepressError
+from generator.progress import Progress, silent
 from generator.release import PUBLIC_KEY_FILE
 from generator.trust import Trust, pem_fingerprint
 from generator.verify_checks import Finding, Kind, View, check_publication, open_view
-
-Step = Callable[[str], None]
 
 
 @dataclass(frozen=True)
@@ -95,7 +93,9 @@ class VerifyReport:
         )
 
 
-def verify(path: Path, progress: Step | None = None, *, trust: Trust | None = None) -> VerifyReport:
+def verify(
+    path: Path, progress: Progress | None = None, *, trust: Trust | None = None
+) -> VerifyReport:
     """Verify ``path``: a publication root, or a built site with ``downloads/``.
 
     Args:
@@ -103,7 +103,7 @@ def verify(path: Path, progress: Step | None = None, *, trust: Trust | None = No
         progress: Called with a label before each step.
         trust: The reader's trusted keys and policy; None: authenticity is not checked.
     """
-    step = progress or (lambda label: None)
+    step = progress or silent
     step("inventory")
     view = open_view(path)
     published = check_publication(view, trust, step)

@@ -17,6 +17,7 @@ from generator import fingerprints
 from generator.errors import ProbepressError, UsageError
 from generator.inventory import Entry, Inventory, scan
 from generator.models.release import Release, ReleaseLedger, Signature, SiteManifest
+from generator.progress import Progress
 from generator.release import (
     LEDGER,
     MANIFEST,
@@ -31,7 +32,6 @@ from generator.store import Layout
 from generator.trust import Trust, fingerprint, signature_problem
 
 Kind = Literal["integrity", "recomputed", "authenticated"]
-Step = Callable[[str], None]
 ROOT_AREAS = ("figures", "site_src", "site", "bank", "bundles", "templates")
 SUMS = "site_src/downloads/SHA256SUMS"
 REGISTRY = "figures/fingerprints.json"
@@ -121,7 +121,7 @@ class Evidence:
     reasons: list[str] = field(default_factory=list)
 
 
-def check_publication(view: View, trust: Trust | None, step: Step) -> list[str]:
+def check_publication(view: View, trust: Trust | None, step: Progress) -> list[str]:
     """Run every integrity and authenticity check; return the published volumes."""
     step("records")
     frozen = _frozen(view)

@@ -15,7 +15,6 @@ from __future__ import annotations
 import datetime as dt
 import os
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -26,13 +25,13 @@ from generator.figures import GENERATOR, load_registry
 from generator.fingerprints import FrozenFile
 from generator.hashing import sha256_bytes, sha256_file
 from generator.models.figures import Figure
+from generator.progress import Progress
 from generator.render.context import demonstration
 from generator.render.pages import Page, render_pages
 from generator.render.pdf import RENDERER, PdfJob, render_pdfs
 from generator.render.provenance import provenance
 from generator.store import Layout, VolumeData, load_volume
 
-Progress = Callable[[str], None]
 Action = Literal["written", "unchanged", "reused"]
 
 

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from generator.progress import Progress, silent
 from generator import confine
 from generator import downloads as bank_downloads
 from generator.canonical import write_bytes, write_text
@@ -27,7 +28,6 @@ from generator.store.bank import Bank, load_bank
 from generator.store.jsonl import Bounds, Problems
 from generator.store.paths import Layout
 
-Progress = Callable[[str], None]
 DOWNLOADS = "downloads"
 VOLUMES = "volumes"
 THEME = Path(__file__).with_name("theme")
@@ -160,7 +160,7 @@ def generate(
         CheckFailed: A hand-written page has a bare number, or a published bank download
             would change (then nothing is written).
     """
-    step = progress or (lambda _: None)
+    step = progress or silent
     unsafe = confine.symlinks_under(layout.root, (f"site_src/{VOLUMES}", f"site_src/{DOWNLOADS}"))
     if unsafe:
         raise confine.UnsafePath("nothing is ever written through a symbolic link:", unsafe)
