@@ -2,24 +2,21 @@
 
 Published downloads never change: ``figures/downloads.json`` registers the SHA-256 of
 every bank download the site has published, and a build that would give a registered
-file other bytes is refused (:func:`refused_changes`); :func:`changed` tells the holdout
-gate which registered files on disk no longer match.
+file other bytes is refused (:func:`refused_changes`); the holdout gate compares the
+registered files on disk with it (``generator.hashing.drift``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path
 
 from generator.canonical import dumps, dumps_line, write_text
 from generator.errors import InputError, Problem
 from generator.fingerprints import read_files
-from generator.hashing import sha256_bytes, sha256_file
+from generator.hashing import sha256_bytes
 from generator.models.base import version_slug
 from generator.store.bank import Bank
 from generator.store.paths import Layout
-
-DOWNLOADS = Path("site_src") / "downloads"
 
 
 def public_jsonl_name(version: str) -> str:
@@ -35,14 +32,7 @@ def public_jsonl(bank: Bank, version: str) -> bytes:
     ).encode("utf-8")
 
 
-REGISTRY = Path("figures") / "downloads.json"
-"""Registry of every public bank download ever published (root-relative path -> SHA-256)."""
 SCHEMA_VERSION = 1
-
-
-def registry_path(layout: Layout) -> Path:
-    """``figures/downloads.json`` under the root."""
-    return layout.root / REGISTRY
 
 
 def registered(layout: Layout) -> dict[str, str]:
@@ -51,11 +41,11 @@ def registered(layout: Layout) -> dict[str, str]:
     Raises:
         InputError: The registry exists but cannot be read.
     """
-    files = read_files(layout, registry_path(layout), "download registry")
+    files = read_files(layout, layout.download_registry, "download registry")
     try:
         return {rel: str(entry["sha256"]) for rel, entry in files.items()}
     except KeyError as exc:
-        shown = layout.rel(registry_path(layout))
+        shown = layout.rel(layout.download_registry)
         raise InputError(f"{shown}: unreadable download registry (no {exc})") from exc
 
 
@@ -93,19 +83,7 @@ def register(layout: Layout, published: Mapping[str, str]) -> bool:
     files.update(published)
     entries = {rel: {"sha256": files[rel]} for rel in sorted(files)}
     return write_text(
-        registry_path(layout),
+        layout.download_registry,
         dumps({"files": entries, "schema_version": SCHEMA_VERSION}),
         layout.root,
     )
-
-
-def changed(layout: Layout) -> list[tuple[str, str]]:
-    """Registered downloads whose bytes on disk differ now, with what happened to them."""
-    out = []
-    for rel, digest in registered(layout).items():
-        path = layout.root / rel
-        if not path.is_file():
-            out.append((rel, "is missing"))
-        elif sha256_file(path) != digest:
-            out.append((rel, "changed after it was published"))
-    return out

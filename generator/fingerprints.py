@@ -10,20 +10,12 @@ from typing import Any
 
 from generator.canonical import dumps, write_text
 from generator.errors import InputError, Problem
-from generator.hashing import sha256_file
 from generator.store.jsonl import Problems
 from generator.store.paths import Layout
 from generator.store.regular import read_regular
 from generator.store.strict import StrictError, parse_json
 
 MAX_REGISTRY_BYTES = 64 << 20
-
-REGISTRY = "fingerprints.json"
-
-
-def registry_path(layout: Layout) -> Path:
-    """Where the registry lives."""
-    return layout.figures_dir / REGISTRY
 
 
 def read_files(layout: Layout, path: Path, what: str) -> dict[str, dict[str, Any]]:
@@ -49,18 +41,6 @@ def read_files(layout: Layout, path: Path, what: str) -> dict[str, dict[str, Any
         raise InputError(f"cannot read the {what}:", [problem]) from None
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
         raise InputError(f"{shown}: unreadable {what} ({exc})") from exc
-
-
-def changed(layout: Layout, entries: dict[str, FrozenFile]) -> list[tuple[FrozenFile, str]]:
-    """Registered files whose bytes differ now, with what happened to them."""
-    out = []
-    for rel, entry in entries.items():
-        path = layout.root / rel
-        if not path.is_file():
-            out.append((entry, "is missing"))
-        elif sha256_file(path) != entry.sha256:
-            out.append((entry, "changed after it was published"))
-    return out
 
 
 SCHEMA_VERSION = 1
@@ -100,7 +80,7 @@ def load_frozen(layout: Layout) -> dict[str, FrozenFile]:
     Raises:
         InputError: The registry exists but cannot be read.
     """
-    files = read_files(layout, registry_path(layout), "fingerprint registry")
+    files = read_files(layout, layout.fingerprint_registry, "fingerprint registry")
     try:
         out = {}
         for rel, entry in sorted(files.items()):
@@ -117,7 +97,7 @@ def load_frozen(layout: Layout) -> dict[str, FrozenFile]:
             )
         return out
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
-        shown = layout.rel(registry_path(layout))
+        shown = layout.rel(layout.fingerprint_registry)
         raise InputError(f"{shown}: unreadable fingerprint registry ({exc})") from exc
 
 
@@ -129,4 +109,4 @@ def registry_text(entries: dict[str, FrozenFile]) -> str:
 
 def write_frozen(layout: Layout, entries: dict[str, FrozenFile]) -> bool:
     """Atomically write the registry; return False when its bytes were already so."""
-    return write_text(registry_path(layout), registry_text(entries), layout.root)
+    return write_text(layout.fingerprint_registry, registry_text(entries), layout.root)

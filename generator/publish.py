@@ -29,7 +29,6 @@ from generator.journal import commit, recover
 from generator.models.release import Release
 from generator.progress import Progress, silent
 from generator.release import (
-    MANIFEST,
     intact,
     load_release,
     refuse_downgrade,
@@ -45,10 +44,9 @@ from generator.release import (
 from generator.signing import load_private_key
 from generator.staging import plan, staging
 from generator.store import Layout, VolumeData, load_volume
+from generator.store.paths import BANK, BUNDLES, MANIFEST, SITE, TEMPLATES, WRITTEN_AREAS
 
 SITE_STAMP = ".probepress-site.json"
-#: Folders publish writes: refused up front when a symlink is on the way or inside.
-WRITTEN = ("figures", "site_src/volumes", "site_src/downloads", "site")
 
 
 @dataclass(frozen=True)
@@ -97,7 +95,7 @@ def site_digest(layout: Layout) -> str:
 
 
 def _site_fresh(layout: Layout) -> bool:
-    stamp = layout.root / "site" / SITE_STAMP
+    stamp = layout.site_dir / SITE_STAMP
     try:
         return bool(json.loads(stamp.read_text("utf-8"))["digest"] == site_digest(layout))
     except (OSError, ValueError, KeyError, TypeError):
@@ -160,7 +158,8 @@ def publish(
     """
     with lock.writing(layout.root):
         recover(layout.root)
-        unsafe = symlinks_under(layout.root, WRITTEN)
+        # Refused up front when a symlink is on the way to a folder publish writes, or inside.
+        unsafe = symlinks_under(layout.root, WRITTEN_AREAS)
         if unsafe:
             raise UnsafePath(
                 "not published: no file is ever written through a symbolic link:", unsafe
@@ -285,9 +284,7 @@ def _survey(
 def _noop(run: _Run) -> PublishResult | None:
     """The no-op result when every volume, the site and the seal already stand as is."""
     layout = run.layout
-    sealed = (layout.root / MANIFEST).is_file() and signed_as(
-        layout, run.previous.values(), run.key
-    )
+    sealed = layout.manifest_file.is_file() and signed_as(layout, run.previous.values(), run.key)
     fresh = all(run.intact_now.values()) and (run.clean or run.allow_dirty)
     if fresh and _site_fresh(layout) and sealed:
         standing = tuple(r for r in run.previous.values() if r is not None)
@@ -360,7 +357,7 @@ def _release(run: _Run, stage_layout: Layout, volume: str, report: Any) -> Relea
         volume=volume,
         generator=f"probepress {__version__}",
         inputs_commit=git.last_commit_touching(
-            run.layout.root, ["bank", f"bundles/{volume}", "templates"]
+            run.layout.root, [BANK, f"{BUNDLES}/{volume}", TEMPLATES]
         ),
         draft=run.draft,
         inputs=run.inputs[volume],
@@ -377,7 +374,7 @@ def _stage_site(run: _Run, stage_layout: Layout, stage: Path) -> None:
 
     run.step("site")
     build_site(stage_layout, build=True, drafts=run.shown)
-    write_json(stage / "site" / SITE_STAMP, {"digest": site_digest(stage_layout)}, stage)
+    write_json(stage / SITE / SITE_STAMP, {"digest": site_digest(stage_layout)}, stage)
     # Sealed last, over the built site too: every published file is in it.
     manifest = site_manifest(stage)
     write_manifest(stage, sign(manifest, run.key) if run.key is not None else manifest)

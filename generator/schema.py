@@ -7,8 +7,6 @@ from pathlib import Path
 from generator.canonical import dumps, write_text
 from generator.models import FORMATS
 
-SCHEMA_DIR = Path("site_src") / "downloads" / "schemas"
-
 
 def schemas() -> dict[str, str]:
     """File name -> canonical JSON text of each format's schema."""

@@ -26,7 +26,7 @@ from typing import Any
 from generator import figures
 from generator.errors import ProbepressError
 from generator.progress import Progress, silent
-from generator.release import PUBLIC_KEY_FILE
+from generator.store.paths import BANK, BUNDLES, FIGURES_REGISTRY, PUBLIC_KEY
 from generator.trust import Trust, pem_fingerprint
 from generator.verify_checks import Finding, Kind, View, check_publication, open_view
 
@@ -115,7 +115,7 @@ def verify(
 
 def _recompute(view: View, published: list[str]) -> None:
     """Recompute every published volume's figures, unless an input cannot be read safely."""
-    inputs = ("bank/", "bundles/", "figures/figures.json")
+    inputs = (f"{BANK}/", f"{BUNDLES}/", FIGURES_REGISTRY)
     blocked = [
         o.path for o in view.inventory.odd if any(o.path.startswith(view.shown(p)) for p in inputs)
     ]
@@ -123,7 +123,7 @@ def _recompute(view: View, published: list[str]) -> None:
         for volume in published:
             view.add(volume, f"not recomputed: {blocked[0]} cannot be read safely", "recomputed")
         return
-    if view.readable("figures/figures.json"):
+    if view.readable(FIGURES_REGISTRY):
         # An unreadable registry is named by each volume's recomputation below.
         with contextlib.suppress(ProbepressError):
             view.checked["figures"] = len(figures.load_registry(view.layout).figures)
@@ -139,7 +139,7 @@ def _recompute(view: View, published: list[str]) -> None:
 
 def _report_shipped_key(view: View) -> None:
     """Name a key the site ships; it is never trusted (it could have been swapped)."""
-    rel = f"site_src/downloads/{PUBLIC_KEY_FILE}"
+    rel = PUBLIC_KEY
     if not view.readable(rel):
         return
     try:

@@ -19,9 +19,6 @@ from generator.inventory import Entry, Inventory, scan
 from generator.models.release import Release, ReleaseLedger, Signature, SiteManifest
 from generator.progress import Progress
 from generator.release import (
-    LEDGER,
-    MANIFEST,
-    SITE_MANIFEST,
     SiteLayout,
     load_ledger,
     load_manifest,
@@ -29,13 +26,27 @@ from generator.release import (
     site_path,
 )
 from generator.store import Layout
+from generator.store.paths import (
+    BANK,
+    BUILT_MANIFEST,
+    BUNDLES,
+    DOWNLOADS_FOLDER,
+    FINGERPRINT_REGISTRY,
+    MANIFEST,
+    PUBLISHED_AREAS,
+    RELEASE_FILE,
+    RELEASE_LEDGER,
+    SITE,
+    SUMS,
+    SUMS_FILE,
+    TEMPLATES,
+    VOLUMES,
+    release_rel,
+)
 from generator.trust import Trust, fingerprint, signature_problem
 
 Kind = Literal["integrity", "recomputed", "authenticated"]
-ROOT_AREAS = ("figures", "site_src", "site", "bank", "bundles", "templates")
-SUMS = "site_src/downloads/SHA256SUMS"
-REGISTRY = "figures/fingerprints.json"
-VOLUMES = "site_src/volumes/"
+ROOT_AREAS = (*PUBLISHED_AREAS, BANK, BUNDLES, TEMPLATES)
 
 
 @dataclass(frozen=True)
@@ -83,6 +94,10 @@ class View:
         """Whether ``rel`` is there but not a readable regular file (already a finding)."""
         return any(o.path == self.shown(rel) for o in self.inventory.odd)
 
+    def missing(self, rel: str) -> bool:
+        """Whether root file ``rel`` is not there at all (neither readable nor odd)."""
+        return not self.readable(rel) and not self.unreadable(rel)
+
     def path(self, rel: str) -> Path:
         """The file of root file ``rel`` in this view."""
         return self.base / self.shown(rel)
@@ -98,11 +113,11 @@ def open_view(path: Path) -> View:
     Raises:
         UsageError: ``path`` is neither.
     """
-    if (path / "bundles").is_dir() and (path / "bank").is_dir():
+    if (path / BUNDLES).is_dir() and (path / BANK).is_dir():
         layout = Layout.at(path, path / ".private", cache=False)
         view = View(path, False, scan(path, ROOT_AREAS), layout)
-    elif (path / "downloads").is_dir():
-        layout = SiteLayout.at(path / "downloads", path / ".no-private-store", cache=False)
+    elif (path / DOWNLOADS_FOLDER).is_dir():
+        layout = SiteLayout.at(path / DOWNLOADS_FOLDER, path / ".no-private-store", cache=False)
         view = View(path, True, scan(path, ("",)), layout)
     else:
         raise UsageError(
@@ -125,7 +140,7 @@ def check_publication(view: View, trust: Trust | None, step: Progress) -> list[s
     """Run every integrity and authenticity check; return the published volumes."""
     step("records")
     frozen = _frozen(view)
-    ledger = _read(view, LEDGER, lambda p, s: load_ledger(p.parent, p.name))
+    ledger = _read(view, RELEASE_LEDGER, lambda p, s: load_ledger(p.parent, p.name))
     manifest = _read(view, MANIFEST, load_manifest)
     evidence = _evidence(view, frozen, ledger, manifest)
     published = sorted(v for v, e in evidence.items() if e.reasons)
@@ -134,7 +149,7 @@ def check_publication(view: View, trust: Trust | None, step: Progress) -> list[s
             view.notes.append(f"{volume}: not published yet (no release.json, nothing registered)")
         elif found.release is None:
             view.add(
-                view.shown(f"{VOLUMES}{volume}/release.json"),
+                view.shown(release_rel(volume)),
                 f"is missing, though {' and '.join(found.reasons)} show {volume} was published",
             )
         else:
@@ -142,8 +157,9 @@ def check_publication(view: View, trust: Trust | None, step: Progress) -> list[s
     view.checked["releases"] = sum(e.release is not None for e in evidence.values())
     step("SHA256SUMS")
     _check_sums(view, required=bool(published))
-    if published and not view.readable(REGISTRY) and not view.unreadable(REGISTRY):
-        view.add(view.shown(REGISTRY), "the fingerprint registry is missing (a deleted ledger)")
+    if published and view.missing(FINGERPRINT_REGISTRY):
+        shown = view.shown(FINGERPRINT_REGISTRY)
+        view.add(shown, "the fingerprint registry is missing (a deleted ledger)")
     step("site manifest")
     _check_manifest(view, manifest, ledger, trust, required=bool(published))
     return published
@@ -162,12 +178,12 @@ def _read(view: View, rel: str, loader: Callable[[Path, str], object]) -> object
 
 def _frozen(view: View) -> dict[str, fingerprints.FrozenFile]:
     """The fingerprint registry's entries, each checked against the files."""
-    if not view.readable(REGISTRY):
+    if not view.readable(FINGERPRINT_REGISTRY):
         return {}
     try:
         frozen = fingerprints.load_frozen(view.layout)
     except ProbepressError as exc:
-        view.add(view.shown(REGISTRY), exc.render(3))
+        view.add(view.shown(FINGERPRINT_REGISTRY), exc.render(3))
         return {}
     view.checked["frozen files"] = len(frozen)
     for rel, entry in frozen.items():
@@ -187,23 +203,22 @@ def _evidence(
 ) -> dict[str, Evidence]:
     """Every volume the view mentions, with what says it was published."""
     out = {v: Evidence() for v in view.layout.volume_ids()}
-    prefix = view.shown(VOLUMES)
+    prefix = view.shown(f"{VOLUMES}/")
     for place in view.inventory.files:
         parts = place.removeprefix(prefix).split("/")
-        if place.startswith(prefix) and len(parts) == 2 and parts[1] == "release.json":
+        if place.startswith(prefix) and len(parts) == 2 and parts[1] == RELEASE_FILE:
             out.setdefault(parts[0], Evidence())
     for volume, found in out.items():
-        rel = f"{VOLUMES}{volume}/release.json"
-        release = _read(view, rel, load_release_file)
+        release = _read(view, release_rel(volume), load_release_file)
         if isinstance(release, Release):
             found.release = release
             found.reasons.append("its release.json")
         if any(e.volume == volume for e in frozen.values()):
-            found.reasons.append(f"its frozen files in {view.shown(REGISTRY)}")
+            found.reasons.append(f"its frozen files in {view.shown(FINGERPRINT_REGISTRY)}")
         if isinstance(ledger, ReleaseLedger) and volume in ledger.volumes:
-            found.reasons.append(f"{view.shown(LEDGER)}")
+            found.reasons.append(f"{view.shown(RELEASE_LEDGER)}")
         if isinstance(manifest, SiteManifest) and any(
-            p.startswith(f"{VOLUMES}{volume}/") for p in manifest.files
+            p.startswith(f"{VOLUMES}/{volume}/") for p in manifest.files
         ):
             found.reasons.append("the site manifest")
     return out
@@ -229,21 +244,21 @@ def _check_signature(
 
 def _check_release(view: View, release: Release, ledger: object, trust: Trust | None) -> None:
     """A volume's release: its signature, its ledger entry, its inputs and outputs."""
-    rel = f"{VOLUMES}{release.volume}/release.json"
-    where = view.shown(rel)
+    where = view.shown(release_rel(release.volume))
     signature = _check_signature(view, where, release, trust)
     recorded = ledger.volumes.get(release.volume) if isinstance(ledger, ReleaseLedger) else None
     if recorded is not None and signature is None:
         view.add(
             where,
-            f"is unsigned, but {view.shown(LEDGER)} records it was published signed by "
+            f"is unsigned, but {view.shown(RELEASE_LEDGER)} records it was published signed by "
             f"{recorded.signed_by} (a downgrade)",
         )
     elif recorded is not None and signature is not None:
         if fingerprint(signature.public_key) != recorded.signed_by:
-            view.add(where, f"is signed by another key than {view.shown(LEDGER)} records")
-    elif signature is not None and not view.readable(LEDGER) and not view.unreadable(LEDGER):
-        view.add(view.shown(LEDGER), f"the release ledger is missing, yet {where} is signed")
+            view.add(where, f"is signed by another key than {view.shown(RELEASE_LEDGER)} records")
+    elif signature is not None and view.missing(RELEASE_LEDGER):
+        ledger_at = view.shown(RELEASE_LEDGER)
+        view.add(ledger_at, f"the release ledger is missing, yet {where} is signed")
     for path, digest in sorted({**release.inputs, **release.outputs}.items()):
         if view.locate(path) is None:
             continue  # templates are inputs a built site does not ship
@@ -261,7 +276,7 @@ def _check_sums(view: View, *, required: bool) -> None:
         if required and not view.unreadable(SUMS):
             view.add(shown, "is missing (a deleted ledger): the downloads are covered by nothing")
         return
-    folder = shown.removesuffix("SHA256SUMS")
+    folder = shown.removesuffix(SUMS_FILE)
     count = 0
     text = view.path(SUMS).read_bytes().decode("utf-8", "replace")
     for number, line in enumerate(text.splitlines(), start=1):
@@ -293,15 +308,15 @@ def _check_manifest(
         return
     signature = _check_signature(view, shown, manifest, trust)
     if signature is None and isinstance(ledger, ReleaseLedger) and ledger.volumes:
-        ledger_at = view.shown(LEDGER)
+        ledger_at = view.shown(RELEASE_LEDGER)
         view.add(shown, f"is unsigned, but {ledger_at} records signed volumes (a downgrade)")
     expected = _expected(view, manifest)
     view.checked["manifest files"] = len(expected)
-    own = {view.shown(MANIFEST), view.shown(SITE_MANIFEST)}
+    own = {view.shown(MANIFEST), view.shown(BUILT_MANIFEST)}
     covered = {
         p: e
         for p, e in view.inventory.files.items()
-        if p not in own and (view.site or p.startswith(("figures/", "site_src/", "site/")))
+        if p not in own and (view.site or p.startswith(tuple(f"{a}/" for a in PUBLISHED_AREAS)))
     }
     for place, entry in sorted(expected.items()):
         found = covered.get(place)
@@ -311,19 +326,20 @@ def _check_manifest(
             view.add(place, "differs from the site manifest")
     for place in sorted(set(covered) - set(expected)):
         view.add(place, "is listed in no manifest (not part of the signed publication)")
-    copy = view.inventory.files.get(SITE_MANIFEST)
+    copy = view.inventory.files.get(BUILT_MANIFEST)
     if not view.site and copy is not None and copy != view.entry(MANIFEST):
-        view.add(SITE_MANIFEST, f"differs from {MANIFEST}")
+        view.add(BUILT_MANIFEST, f"differs from {MANIFEST}")
 
 
 def _expected(view: View, manifest: SiteManifest) -> dict[str, Entry]:
     """The manifest's entries in view coordinates (a built site holds only ``site/``)."""
     files = {p: Entry(f.size, f.sha256) for p, f in manifest.files.items()}
+    site = f"{SITE}/"
     if view.site:
-        return {p.removeprefix("site/"): e for p, e in files.items() if p.startswith("site/")}
-    if not any(p.startswith("site/") for p in view.inventory.files):
-        built = [p for p in files if p.startswith("site/")]
+        return {p.removeprefix(site): e for p, e in files.items() if p.startswith(site)}
+    if not any(p.startswith(site) for p in view.inventory.files):
+        built = [p for p in files if p.startswith(site)]
         if built:
-            view.notes.append(f"site/ is not built here: {len(built)} of its files not checked")
-        return {p: e for p, e in files.items() if not p.startswith("site/")}
+            view.notes.append(f"{site} is not built here: {len(built)} of its files not checked")
+        return {p: e for p, e in files.items() if not p.startswith(site)}
     return files

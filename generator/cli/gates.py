@@ -13,6 +13,7 @@ from generator.cli.base import (
 )
 from generator.console import err, print_json, progress
 from generator.errors import CheckFailed, Problem, UsageError
+from generator.store.paths import FIGURES_REGISTRY
 
 
 @click.command(epilog=EPILOG)
@@ -75,10 +76,7 @@ def figures(state: State, volume: str, verify: bool, as_json: bool) -> None:
         if mismatches:
             raise CheckFailed(
                 f"{volume}: {len(mismatches)} registered figure(s) do not recompute:",
-                [
-                    Problem("figures/figures.json", None, "figure-mismatch", str(m))
-                    for m in mismatches
-                ],
+                [Problem(FIGURES_REGISTRY, None, "figure-mismatch", str(m)) for m in mismatches],
             )
         err.print(
             f"{volume}: every registered figure recomputes from sources with matching SHA-256"
@@ -89,4 +87,4 @@ def figures(state: State, volume: str, verify: bool, as_json: bool) -> None:
     if as_json:
         print_json({"volume": volume, "figures": count, "changed": changed})
     where = "written to" if changed else "unchanged in"
-    err.print(f"{volume}: {count} figures {where} figures/figures.json")
+    err.print(f"{volume}: {count} figures {where} {FIGURES_REGISTRY}")

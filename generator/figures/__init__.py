@@ -19,15 +19,7 @@ from generator.models.figures import Figure, Registry
 from generator.store import Bounds, Layout, VolumeData, load_volume
 from generator.store.jsonl import Problems, load_document
 
-REGISTRY = "figures.json"
 GENERATOR = f"probepress {__version__}"
-
-
-def registry_path(layout: Layout) -> Path:
-    """``figures/figures.json`` under the root."""
-    return layout.figures_dir / REGISTRY
-
-
 _MAX_REGISTRY_BYTES = 64 << 20
 _PARSED: dict[tuple[Path, str], Registry] = {}
 """Registries already validated in this process, by path and SHA-256 of their bytes:
@@ -37,7 +29,7 @@ costly part."""
 
 def load_registry(layout: Layout) -> Registry:
     """The registry on disk (empty if none yet)."""
-    path = registry_path(layout)
+    path = layout.figures_registry
     if not path.exists():
         return Registry(generator=GENERATOR, figures={})
     key = _cache_key(path)
@@ -133,7 +125,7 @@ def write(
     """Recompute ``volume`` and write the registry; return (figures, changed)."""
     figures = compute(layout, volume, bounds, loaded=loaded)
     return len(figures), write_text(
-        registry_path(layout), render(merged(layout, volume, figures)), layout.root
+        layout.figures_registry, render(merged(layout, volume, figures)), layout.root
     )
 
 
