@@ -8,13 +8,14 @@ opened only when the inventory found them regular and within bounds.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Literal, TypeVar
 
 from generator import fingerprints
 from generator.errors import ProbepressError, UsageError
+from generator.hashing import Drift, drift
 from generator.inventory import Entry, Inventory, scan
 from generator.models.release import Release, ReleaseLedger, Signature, SiteManifest
 from generator.progress import Progress
@@ -46,6 +47,7 @@ from generator.store.paths import (
 from generator.trust import Trust, fingerprint, signature_problem
 
 Kind = Literal["integrity", "recomputed", "authenticated"]
+T = TypeVar("T")
 ROOT_AREAS = (*PUBLISHED_AREAS, BANK, BUNDLES, TEMPLATES)
 
 
@@ -92,7 +94,28 @@ class View:
 
     def unreadable(self, rel: str) -> bool:
         """Whether ``rel`` is there but not a readable regular file (already a finding)."""
-        return any(o.path == self.shown(rel) for o in self.inventory.odd)
+        return self.odd_at(self.shown(rel))
+
+    def odd_at(self, place: str) -> bool:
+        """Whether the view's ``place`` is there but not a readable regular file."""
+        return any(o.path == place for o in self.inventory.odd)
+
+    def drift(
+        self, recorded: Iterable[tuple[str, T]], current: Callable[[str], T | None]
+    ) -> list[Drift]:
+        """``hashing.drift`` over places of the view; what is odd there is already a
+        finding, never also missing."""
+        return drift(((p, v) for p, v in recorded if not self.odd_at(p)), current)
+
+    def sha256(self, rel: str) -> str | None:
+        """SHA-256 of root file ``rel`` as inventoried (None: not there or not readable)."""
+        found = self.entry(rel)
+        return None if found is None else found.sha256
+
+    def sha256_at(self, place: str) -> str | None:
+        """SHA-256 of the view's ``place`` as inventoried (None: not there or not readable)."""
+        found = self.inventory.files.get(place)
+        return None if found is None else found.sha256
 
     def missing(self, rel: str) -> bool:
         """Whether root file ``rel`` is not there at all (neither readable nor odd)."""
@@ -186,12 +209,10 @@ def _frozen(view: View) -> dict[str, fingerprints.FrozenFile]:
         view.add(view.shown(FINGERPRINT_REGISTRY), exc.render(3))
         return {}
     view.checked["frozen files"] = len(frozen)
-    for rel, entry in frozen.items():
-        found = view.entry(rel)
-        if found is None and not view.unreadable(rel):
-            view.add(view.shown(rel), "frozen file is missing")
-        elif found is not None and found.sha256 != entry.sha256:
-            view.add(view.shown(rel), "frozen file changed after it was published")
+    recorded = ((rel, e.sha256) for rel, e in frozen.items() if not view.unreadable(rel))
+    for found in drift(recorded, view.sha256):
+        what = "is missing" if found.change == "missing" else "changed after it was published"
+        view.add(view.shown(found.path), f"frozen file {what}")
     return frozen
 
 
@@ -259,14 +280,17 @@ def _check_release(view: View, release: Release, ledger: object, trust: Trust | 
     elif signature is not None and view.missing(RELEASE_LEDGER):
         ledger_at = view.shown(RELEASE_LEDGER)
         view.add(ledger_at, f"the release ledger is missing, yet {where} is signed")
-    for path, digest in sorted({**release.inputs, **release.outputs}.items()):
-        if view.locate(path) is None:
-            continue  # templates are inputs a built site does not ship
-        found = view.entry(path)
-        if found is None and not view.unreadable(path):
-            view.add(view.shown(path), f"is missing (listed in {where})")
-        elif found is not None and found.sha256 != digest:
-            view.add(view.shown(path), f"differs from {where}")
+    files = [
+        (place, digest)
+        for path, digest in sorted({**release.inputs, **release.outputs}.items())
+        # templates are inputs a built site does not ship
+        if (place := view.locate(path)) is not None
+    ]
+    for found in view.drift(files, view.sha256_at):
+        if found.change == "missing":
+            view.add(found.path, f"is missing (listed in {where})")
+        else:
+            view.add(found.path, f"differs from {where}")
 
 
 def _check_sums(view: View, *, required: bool) -> None:
@@ -277,7 +301,7 @@ def _check_sums(view: View, *, required: bool) -> None:
             view.add(shown, "is missing (a deleted ledger): the downloads are covered by nothing")
         return
     folder = shown.removesuffix(SUMS_FILE)
-    count = 0
+    listed = []
     text = view.path(SUMS).read_bytes().decode("utf-8", "replace")
     for number, line in enumerate(text.splitlines(), start=1):
         digest, _, name = line.partition("  ")
@@ -285,14 +309,14 @@ def _check_sums(view: View, *, required: bool) -> None:
         parts = name.split("/")
         if not name or len(digest) != 64 or name.startswith("/") or ".." in parts:
             view.add(f"{shown}:{number}", "not a sha256sum line inside the downloads")
-            continue
-        count += 1
-        found = view.inventory.files.get(folder + name)
-        if found is None and not any(o.path == folder + name for o in view.inventory.odd):
-            view.add(folder + name, "is listed in SHA256SUMS but missing")
-        elif found is not None and found.sha256 != digest:
-            view.add(folder + name, "does not match its SHA256SUMS line")
-    view.checked["downloads"] = count
+        else:
+            listed.append((folder + name, digest))
+    for found in view.drift(listed, view.sha256_at):
+        if found.change == "missing":
+            view.add(found.path, "is listed in SHA256SUMS but missing")
+        else:
+            view.add(found.path, "does not match its SHA256SUMS line")
+    view.checked["downloads"] = len(listed)
 
 
 def _check_manifest(
@@ -318,12 +342,11 @@ def _check_manifest(
         for p, e in view.inventory.files.items()
         if p not in own and (view.site or p.startswith(tuple(f"{a}/" for a in PUBLISHED_AREAS)))
     }
-    for place, entry in sorted(expected.items()):
-        found = covered.get(place)
-        if found is None and not any(o.path == place for o in view.inventory.odd):
-            view.add(place, "is listed in the site manifest but missing")
-        elif found is not None and (found.sha256, found.size) != (entry.sha256, entry.size):
-            view.add(place, "differs from the site manifest")
+    for found in view.drift(sorted(expected.items()), covered.get):  # size and SHA-256
+        if found.change == "missing":
+            view.add(found.path, "is listed in the site manifest but missing")
+        else:
+            view.add(found.path, "differs from the site manifest")
     for place in sorted(set(covered) - set(expected)):
         view.add(place, "is listed in no manifest (not part of the signed publication)")
     copy = view.inventory.files.get(BUILT_MANIFEST)
