@@ -78,7 +78,7 @@ def difference_interval(iv: StatsInterval) -> Interval:
 
 
 @dataclass
-class Registry:
+class FigureSet:
     """Figures being computed for one volume."""
 
     figures: dict[str, Figure] = field(default_factory=dict)
