@@ -201,11 +201,6 @@ class Layout:
     def site_src(self) -> Path:
         return self.root / SITE_SRC
 
-    @property
-    def pages_dir(self) -> Path:
-        """``site_src/volumes/``: every volume's pages."""
-        return self.root / VOLUMES
-
     def volume_pages(self, volume: str) -> Path:
         """``site_src/volumes/<volume>/``: its frozen files, pages and release."""
         return self.root / volume_pages_rel(volume)
@@ -222,17 +217,9 @@ class Layout:
         return self.root / SCHEMAS
 
     @property
-    def sums_file(self) -> Path:
-        return self.root / SUMS
-
-    @property
     def manifest_file(self) -> Path:
         """The site manifest (``site_src/downloads/release-manifest.json``)."""
         return self.root / MANIFEST
-
-    @property
-    def built_manifest(self) -> Path:
-        return self.root / BUILT_MANIFEST
 
     @property
     def public_key(self) -> Path:
