@@ -26,8 +26,8 @@ from collections.abc import Iterator
 from dataclasses import astuple
 from pathlib import Path
 
-from generator import cache, downloads, git
-from generator.downloads import public_jsonl, public_jsonl_name
+from generator import bank_downloads, cache, git
+from generator.bank_downloads import public_jsonl, public_jsonl_name
 from generator.gates.base import Finding, Findings, GateContext, GateResult
 from generator.gates.locate import line_of
 from generator.hashing import drift, on_disk, sha256_file
@@ -221,7 +221,7 @@ def _downloads(ctx: GateContext, out: Findings) -> None:
                 f"does not hold exactly the public items of bank {version}",
                 "regenerate the downloads; never edit them by hand",
             )
-    for found in drift(downloads.registered(ctx.layout).items(), on_disk(ctx.layout.root)):
+    for found in drift(bank_downloads.registered(ctx.layout).items(), on_disk(ctx.layout.root)):
         what = "is missing" if found.change == "missing" else "changed after it was published"
         out.add(
             "download-changed",

@@ -16,8 +16,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator import confine
-from generator import downloads as bank_downloads
+from generator import bank_downloads, confine
 from generator.canonical import write_bytes, write_text
 from generator.errors import CheckFailed, InputError
 from generator.progress import Progress, silent

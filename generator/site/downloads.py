@@ -16,7 +16,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator import downloads, release
+from generator import release
+from generator.bank_downloads import public_jsonl, public_jsonl_name
 from generator.errors import InputError, Problem
 from generator.hashing import sha256_bytes
 from generator.schema import schemas
@@ -67,7 +68,7 @@ def _bundle_files(layout_root: Path, volume: str) -> Iterator[tuple[str, Path]]:
 def bank_downloads(bank: Bank) -> list[Download]:
     """One ``bank_<version>_public.jsonl`` per bank version."""
     return [
-        Download(downloads.public_jsonl_name(v), downloads.public_jsonl(bank, v), "bank")
+        Download(public_jsonl_name(v), public_jsonl(bank, v), "bank")
         for v in bank.manifest.version_ids()
     ]
 

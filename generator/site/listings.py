@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from generator import downloads as bank_downloads
+from generator import bank_downloads
 from generator.hashing import sha256_bytes
 from generator.site.downloads import Download
 from generator.site.markup import admonition, code, link, page, size, table, text

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from generator import downloads as bank_downloads
+from generator import bank_downloads
 from generator.errors import CheckFailed, InputError
 from generator.gates import GATES
 from generator.hashing import drift, on_disk, sha256_file
