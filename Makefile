@@ -11,7 +11,8 @@ SYSTEM_PACKAGES := chromium poppler-utils
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	# The inspect extra too: its reader's tests read real Inspect AI logs through inspect_ai.
+	$(BIN)/python -m pip install --quiet -e '.[dev,inspect]'
 	touch $(STAMP)
 
 venv: $(STAMP)

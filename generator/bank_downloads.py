@@ -12,9 +12,10 @@ from collections.abc import Mapping
 
 from generator.canonical import dumps, dumps_line, write_text
 from generator.errors import InputError, Problem
-from generator.fingerprints import read_files
+from generator.fingerprints import read_registry
 from generator.hashing import sha256_bytes
 from generator.models.base import version_slug
+from generator.models.registries import DownloadRegistry, RegisteredDownload
 from generator.store.bank import Bank
 from generator.store.paths import Layout
 
@@ -32,21 +33,18 @@ def public_jsonl(bank: Bank, version: str) -> bytes:
     ).encode("utf-8")
 
 
-SCHEMA_VERSION = 1
-
-
 def registered(layout: Layout) -> dict[str, str]:
     """Registered bank downloads: root-relative path -> SHA-256 (empty before the first).
 
     Raises:
         InputError: The registry exists but cannot be read.
     """
-    files = read_files(layout, layout.download_registry, "download registry")
-    try:
-        return {rel: str(entry["sha256"]) for rel, entry in files.items()}
-    except KeyError as exc:
-        shown = layout.rel(layout.download_registry)
-        raise InputError(f"{shown}: unreadable download registry (no {exc})") from exc
+    registry = read_registry(
+        layout, layout.download_registry, DownloadRegistry, "download registry"
+    )
+    if registry is None:
+        return {}
+    return {rel: registry.files[rel].sha256 for rel in sorted(registry.files)}
 
 
 def refused_changes(layout: Layout, planned: Mapping[str, bytes]) -> list[Problem]:
@@ -81,9 +79,9 @@ def register(layout: Layout, published: Mapping[str, str]) -> bool:
     if clash:
         raise InputError(f"refusing to re-register published downloads: {', '.join(clash)}")
     files.update(published)
-    entries = {rel: {"sha256": files[rel]} for rel in sorted(files)}
+    registry = DownloadRegistry(
+        files={rel: RegisteredDownload(sha256=files[rel]) for rel in sorted(files)}
+    )
     return write_text(
-        layout.download_registry,
-        dumps({"files": entries, "schema_version": SCHEMA_VERSION}),
-        layout.root,
+        layout.download_registry, dumps(registry.model_dump(mode="json")), layout.root
     )

@@ -14,6 +14,8 @@ result depends on:
 A changed byte in any of them is a different key, so a stale entry can never be
 returned. What is stored is deliberately small and inert: an empty marker ("these bytes
 were scanned and are clean") and a bundle's rows as JSON arrays (``generator.store.rows``).
+Gates only read it (``Reader``): what a gate learned comes back in its result
+(``GateResult.learned``) and the caller that ran the gates stores it.
 Figures are never remembered: the publishing gate recomputes them on every run.
 Every reader checks the shape of what it reads and recomputes on anything unexpected;
 nothing is unpickled or executed.
@@ -38,6 +40,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
+from typing import NamedTuple
 
 from generator.canonical import write_bytes
 from generator.confine import UnsafePath
@@ -102,8 +105,16 @@ def default_dir(private: Path) -> Path | None:
     return Path(chosen).resolve() if chosen else private / CACHE_DIR
 
 
-class Cache:
-    """Entries by namespace and key, as files ``<dir>/<namespace>/<key[:2]>/<key>``."""
+class Entry(NamedTuple):
+    """One entry to store: what a step learned, handed to its caller to remember."""
+
+    namespace: str
+    key: str
+    data: bytes = b""
+
+
+class Reader:
+    """Read-only access to the entries (what a gate is given: gates never write)."""
 
     def __init__(self, directory: Path) -> None:
         self.directory = directory
@@ -129,6 +140,10 @@ class Cache:
         except OSError:
             return None
 
+
+class Cache(Reader):
+    """Entries by namespace and key, as files ``<dir>/<namespace>/<key[:2]>/<key>``."""
+
     def put(self, namespace: str, entry: str, data: bytes = b"") -> None:
         """Store ``data`` atomically (replacing a damaged entry); a failure to write only
         loses the shortcut."""
@@ -136,6 +151,11 @@ class Cache:
         # miss like any other unwritable entry.
         with contextlib.suppress(OSError, UnsafePath):
             write_bytes(self._path(namespace, entry), data)
+
+    def store(self, entries: Iterable[Entry]) -> None:
+        """``put`` every entry (what the gates of one run learned)."""
+        for entry in entries:
+            self.put(entry.namespace, entry.key, entry.data)
 
 
 MAX_ENTRY_BYTES = 1 << 30

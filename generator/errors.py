@@ -5,7 +5,8 @@ from __future__ import annotations
 import errno
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
 
 def escape(text: str) -> str:
@@ -28,15 +29,27 @@ def _escaped(char: str) -> str:
     return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
+Severity = Literal["error", "warning"]
+
+
 @dataclass(frozen=True)
 class Problem:
-    """One thing wrong with an input, located as precisely as we can."""
+    """One thing wrong, located as precisely as we can: found by a reader, a gate
+    (``gate`` names it) or ``verify`` (whose ``rule`` is the question it fails:
+    integrity, recomputed or authenticated).
+
+    ``path`` is usually a root-relative file; a problem about a figure or a volume as a
+    whole is located by its id.
+    """
 
     path: str
     line: int | None
     rule: str
     message: str
-    fix: str = ""
+    fix: str | None = None
+    gate: str | None = field(default=None, kw_only=True)
+    severity: Severity = field(default="error", kw_only=True)
+    """A warning fails only under ``--strict``."""
 
     def location(self) -> str:
         """``path:line`` (or just ``path`` when no line applies), control characters
@@ -45,8 +58,21 @@ class Problem:
         return f"{path}:{self.line}" if self.line is not None else path
 
     def __str__(self) -> str:
-        text = f"{self.location()}: {escape(self.message)} [{escape(self.rule)}]"
+        rule = f"{self.gate}/{self.rule}" if self.gate else self.rule
+        text = f"{self.location()}: {escape(self.message)} [{escape(rule)}]"
         return f"{text}; fix: {escape(self.fix)}" if self.fix else text
+
+    def as_json(self) -> dict[str, Any]:
+        """JSON-ready form (``fix`` null when there is none)."""
+        return {
+            "gate": self.gate,
+            "rule": self.rule,
+            "path": self.path,
+            "line": self.line,
+            "message": self.message,
+            "fix": self.fix or None,
+            "severity": self.severity,
+        }
 
 
 class ProbepressError(Exception):

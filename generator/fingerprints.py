@@ -1,50 +1,45 @@
 """The fingerprint registry (``figures/fingerprints.json``): every frozen file ever
-published, with its SHA-256. Published bytes never change; an erratum is a new file."""
+published, with its SHA-256. Published bytes never change; an erratum is a new file.
+
+The file format is :class:`generator.models.registries.FingerprintRegistry`, read through
+the strict reader (bounded, duplicate keys refused, ``path:line: field: what``);
+:class:`FrozenFile` is one entry with its path, as the rest of the tool uses it.
+"""
 
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TypeVar
 
 from generator.canonical import dumps, write_text
-from generator.errors import InputError, Problem
-from generator.store.jsonl import Problems
+from generator.errors import InputError
+from generator.models.base import Record
+from generator.models.registries import FingerprintRegistry, FrozenEntry
+from generator.store.jsonl import Problems, load_document
 from generator.store.paths import Layout
-from generator.store.regular import read_regular
-from generator.store.strict import StrictError, parse_json
 
 MAX_REGISTRY_BYTES = 64 << 20
 
+REGISTRY_WHAT = "fingerprint registry"
+R = TypeVar("R", bound=Record)
 
-def read_files(layout: Layout, path: Path, what: str) -> dict[str, dict[str, Any]]:
-    """The ``files`` map of a registry file (``{}`` when it does not exist yet).
+
+def read_registry(layout: Layout, path: Path, model: type[R], what: str) -> R | None:
+    """The registry file at ``path`` read into ``model`` (None when it does not exist yet).
 
     Raises:
-        InputError: The file exists but is not a registry.
+        InputError: The file exists but is not such a registry (each problem named with
+            its file, line and field).
     """
     if not os.path.lexists(path):
-        return {}
-    shown = layout.rel(path)
+        return None
     problems = Problems()
-    raw = read_regular(path, shown, problems, MAX_REGISTRY_BYTES)
-    if raw is None:
+    loaded = load_document(path, model, layout.rel(path), problems, MAX_REGISTRY_BYTES)
+    if loaded is None:
         raise InputError(f"cannot read the {what}:", problems.items)
-    try:
-        files = parse_json(raw)["files"]
-        if not isinstance(files, dict) or not all(isinstance(e, dict) for e in files.values()):
-            raise TypeError("files is not a map of entries")
-        return {str(rel): files[rel] for rel in sorted(files)}
-    except StrictError as exc:
-        problem = Problem(shown, exc.line, exc.rule, exc.message)
-        raise InputError(f"cannot read the {what}:", [problem]) from None
-    except (ValueError, KeyError, TypeError, AttributeError) as exc:
-        raise InputError(f"{shown}: unreadable {what} ({exc})") from exc
-
-
-SCHEMA_VERSION = 1
-KINDS = ("html", "pdf")
+    return loaded
 
 
 @dataclass(frozen=True)
@@ -64,14 +59,17 @@ class FrozenFile:
     renderer: str | None = None
     """For a PDF: the renderer and version that made it (e.g. ``WeasyPrint 70.0``)."""
 
-    def as_json(self) -> dict[str, str]:
+    def entry(self) -> FrozenEntry:
         """The registry entry (without the path, which is its key)."""
-        entry = {"kind": self.kind, "sha256": self.sha256, "volume": self.volume}
-        if self.source_sha256 is not None:
-            entry["source_sha256"] = self.source_sha256
-        if self.renderer is not None:
-            entry["renderer"] = self.renderer
-        return entry
+        return FrozenEntry.model_validate(
+            {
+                "kind": self.kind,
+                "sha256": self.sha256,
+                "volume": self.volume,
+                "source_sha256": self.source_sha256,
+                "renderer": self.renderer,
+            }
+        )
 
 
 def load_frozen(layout: Layout) -> dict[str, FrozenFile]:
@@ -80,31 +78,21 @@ def load_frozen(layout: Layout) -> dict[str, FrozenFile]:
     Raises:
         InputError: The registry exists but cannot be read.
     """
-    files = read_files(layout, layout.fingerprint_registry, "fingerprint registry")
-    try:
-        out = {}
-        for rel, entry in sorted(files.items()):
-            kind = entry.get("kind") or ("pdf" if rel.endswith(".pdf") else "html")
-            if kind not in KINDS or not isinstance(entry["sha256"], str):
-                raise ValueError(f"bad entry for {rel}")
-            out[rel] = FrozenFile(
-                path=rel,
-                sha256=entry["sha256"],
-                volume=str(entry.get("volume") or ""),
-                kind=kind,
-                source_sha256=entry.get("source_sha256"),
-                renderer=entry.get("renderer"),
-            )
-        return out
-    except (ValueError, KeyError, TypeError, AttributeError) as exc:
-        shown = layout.rel(layout.fingerprint_registry)
-        raise InputError(f"{shown}: unreadable fingerprint registry ({exc})") from exc
+    registry = read_registry(
+        layout, layout.fingerprint_registry, FingerprintRegistry, REGISTRY_WHAT
+    )
+    if registry is None:
+        return {}
+    return {
+        rel: FrozenFile(rel, e.sha256, e.volume, e.kind, e.source_sha256, e.renderer)
+        for rel, e in sorted(registry.files.items())
+    }
 
 
 def registry_text(entries: dict[str, FrozenFile]) -> str:
     """Canonical JSON text of a registry holding ``entries``."""
-    files = {rel: entries[rel].as_json() for rel in sorted(entries)}
-    return dumps({"files": files, "schema_version": SCHEMA_VERSION})
+    registry = FingerprintRegistry(files={rel: entries[rel].entry() for rel in sorted(entries)})
+    return dumps(registry.model_dump(mode="json", exclude_none=True))
 
 
 def write_frozen(layout: Layout, entries: dict[str, FrozenFile]) -> bool:

@@ -1,7 +1,10 @@
-"""The gates as ``publish`` runs them in its staging copy: every blocking finding becomes
+"""The gates as ``publish`` runs them in its staging copy: the input parts on each volume
+as read, then the output parts once on the finished tree. Every blocking finding becomes
 one refusal naming the gate, the rule and the file, and nothing is moved into place."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from generator.checking import CheckReport, run_gates
 from generator.errors import CheckFailed, Problem
@@ -24,6 +27,13 @@ def verdicts(report: CheckReport) -> dict[str, GateVerdict]:
     }
 
 
+def _refuse(stage_layout: Layout, message: str, blocking: list[Problem]) -> None:
+    """Refuse with ``blocking``, their paths shown relative to the root (not staging)."""
+    if blocking:
+        staged = str(stage_layout.root) + "/"
+        raise CheckFailed(message, [replace(f, path=f.path.replace(staged, "")) for f in blocking])
+
+
 def gate_inputs(
     stage_layout: Layout,
     layout: Layout,
@@ -31,41 +41,38 @@ def gate_inputs(
     allow_dirty: bool,
     loaded: dict[str, VolumeData],
 ) -> CheckReport:
-    """All nine gates on the staged publication; refuse on any blocking finding."""
+    """The nine gates' input parts on the staged volume; refuse on any blocking finding.
+
+    The report is what the volume's release records: it is written before the site is
+    built, and the output parts that run after can only refuse, never add to it."""
     volume = data.volume.id
     report = run_gates(
-        stage_layout, volume, options={"repo_root": layout.root}, data=data, loaded=loaded
+        stage_layout,
+        volume,
+        options={"repo_root": layout.root},
+        data=data,
+        loaded=loaded,
+        phases=("inputs",),
     )
-    blocking = []
-    for result in report.results:
-        for finding in result.errors():
-            if allow_dirty and finding.gate == "publishing" and finding.rule in DRAFT_ALLOWED:
-                continue
-            blocking.append(finding)
-    if blocking:
-        problems = [
-            Problem(
-                f.path.replace(str(stage_layout.root) + "/", ""),
-                f.line,
-                f"{f.gate}/{f.rule}",
-                f.message,
-                f.fix,
-            )
-            for f in blocking
-        ]
-        raise CheckFailed(f"{volume}: not published; the gates found:", problems)
+    blocking = [
+        f
+        for r in report.results
+        for f in r.errors()
+        if not (allow_dirty and f.gate == "publishing" and f.rule in DRAFT_ALLOWED)
+    ]
+    _refuse(stage_layout, f"{volume}: not published; the gates found:", blocking)
     return report
 
 
-def gate_built_site(stage_layout: Layout, layout: Layout, data: VolumeData) -> None:
-    """The holdout gate once more, on the finished tree with the built site."""
+def gate_outputs(stage_layout: Layout, layout: Layout, data: VolumeData) -> None:
+    """The output parts (leak scan, downloads, citations, archive) once, on the finished
+    tree with the built site; refuse on any finding, a warning included: the releases
+    are already written, so a finding here could not be recorded in them."""
     volume = data.volume.id
     report = run_gates(
-        stage_layout, volume, ["holdout"], options={"repo_root": layout.root}, data=data
+        stage_layout, volume, options={"repo_root": layout.root}, data=data, phases=("outputs",)
     )
-    if not report.passed:
-        findings = [f for r in report.results for f in r.errors()]
-        raise CheckFailed(
-            f"{volume}: not published; held-out text reached the built site:",
-            [Problem(f.path, f.line, f"{f.gate}/{f.rule}", f.message, f.fix) for f in findings],
-        )
+    blocking = [f for r in report.results for f in r.errors(strict=True)]
+    _refuse(
+        stage_layout, f"{volume}: not published; the gates found on the finished tree:", blocking
+    )

@@ -7,8 +7,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from generator.models.bundle import Candidate
+from generator.models.raters import ModelRater, QualificationRequired, Rater
 from generator.models.records import Qualification
-from generator.models.volume import Judge, QualificationPolicy, Volume
+from generator.models.volume import Volume
 from generator.store.rowtypes import BundleData
 
 
@@ -17,7 +18,7 @@ class QualificationOutcome:
     """A judge's qualification result."""
 
     judge: str
-    family: str
+    family: str | None
     probes: int
     correct: int
     wrong: tuple[str, ...]
@@ -38,7 +39,7 @@ class QualificationProblem:
 def qualification_outcomes(
     records: Iterable[Qualification],
     max_refusals: int,
-    policy: QualificationPolicy | None = None,
+    policy: QualificationRequired | None = None,
 ) -> dict[str, QualificationOutcome]:
     """Per judge: qualified when no probe was graded wrongly and refusals stay within
     ``max_refusals`` (a refusal is recorded and reported, never counted as correct).
@@ -71,8 +72,8 @@ def qualification_outcomes(
 
 def qualification_problems(
     rows: Sequence[tuple[int, Qualification]],
-    policy: QualificationPolicy,
-    judges: Iterable[Judge],
+    policy: QualificationRequired,
+    judges: Iterable[Rater],
 ) -> list[QualificationProblem]:
     """Every way each of ``judges`` (the seated grader, panel and reserves) departs from
     the declared probe set in one bundle's ``(line, record)`` rows: a declared probe it
@@ -81,24 +82,24 @@ def qualification_problems(
     declared = {p.id: p.expected for p in policy.probes}
     out: list[QualificationProblem] = []
     for judge in judges:
-        mine = [(line, r) for line, r in rows if r.judge == judge.api]
+        mine = [(line, r) for line, r in rows if r.judge == judge.key]
         if not mine:
             continue  # no record at all: the gates report the judge as unqualified
         first = mine[0][0]
         ran = Counter(r.probe for _, r in mine)
         out.extend(
             QualificationProblem(
-                judge.api,
+                judge.key,
                 "qualification-missing",
                 first,
-                f"{judge.api} has no result for declared qualification probe {probe}",
+                f"{judge.key} has no result for declared qualification probe {probe}",
             )
             for probe in declared
             if probe not in ran
         )
         seen: set[str] = set()
         for line, r in mine:
-            out.extend(_record_problems(judge.api, line, r, declared, seen))
+            out.extend(_record_problems(judge.key, line, r, declared, seen))
             seen.add(r.probe)
     return out
 
@@ -137,13 +138,19 @@ def volume_models(volume: Volume, candidates: Iterable[Candidate]) -> dict[str, 
     return {api: ("an " if role[0] in "aeiou" else "a ") + role for api, role in roles.items()}
 
 
-def conflict(judge: Judge, candidate: Candidate) -> str | None:
-    """Why ``judge`` may not grade ``candidate``, or None."""
-    if judge.api == candidate.api:
+def conflict(judge: Rater, candidate: Candidate) -> str | None:
+    """Why ``judge`` may not grade ``candidate``, or None. Family rules apply to models
+    only: a human has no family."""
+    if judge.key == candidate.api:
         return "is_candidate"
-    if judge.family == candidate.family:
+    if isinstance(judge, ModelRater) and judge.family == candidate.family:
         return "same_family"
     return None
+
+
+def human_keys(raters: Iterable[Rater]) -> frozenset[str]:
+    """Keys of the human raters among ``raters``."""
+    return frozenset(r.key for r in raters if not isinstance(r, ModelRater))
 
 
 @dataclass(frozen=True)
@@ -170,8 +177,11 @@ def jury_endpoint_problems(
         if is_heldout(vote.key.item):
             sent[vote.judge] += 1
     endpoints = bundle.manifest.jury.endpoints
+    humans = human_keys(bundle.manifest.jury.seated())
     out = []
     for api, count in sorted(sent.items()):
+        if api in humans:
+            continue  # a human annotator is reached through no endpoint that could train
         endpoint = endpoints.get(api)
         if endpoint is None:
             out.append(

@@ -14,7 +14,9 @@ JUDGED = ("pass", "fail", "grader_refused")
 
 @dataclass(frozen=True)
 class RatedDraw:
-    """One sampled draw with the three seated judges' votes (None: the judge refused)."""
+    """One sampled draw with the independent panel seats' votes, in seat order (None: the
+    rater refused or did not vote). An adjudication seat's vote is not among them: it is
+    not independent of the seats it adjudicates."""
 
     candidate: str
     key: DrawKey
@@ -56,8 +58,8 @@ def reproduce_sample(data: VolumeData, bundle: BundleData) -> PanelSample:
 
 
 def rated_draws(data: VolumeData, bundle: BundleData) -> list[RatedDraw]:
-    """Every draw with panel votes, votes ordered by the seated panel's seats."""
-    seats = [j.api for j in bundle.manifest.jury.panel]
+    """Every draw with panel votes, votes ordered by the seated panel's independent seats."""
+    seats = [j.key for j in bundle.manifest.jury.panel]
     votes: dict[DrawKey, dict[str, str]] = defaultdict(dict)
     whys: dict[DrawKey, str] = {}
     known = data.bank.public.keys() | data.bank.heldout.keys()

@@ -1,11 +1,14 @@
 """One-command publication of a volume (``probepress publish``).
 
-Everything is built in a staging copy of the publication root: figures, frozen HTML and
-PDFs, downloads, the release manifest and the site; all nine gates run there (the
-clean-commit check against the real checkout). Only when everything passed are the
-changed files moved into place, under a journal: a failure or a kill at any moment
-leaves the previous publication intact, and the next ``publish`` (or
-``publish --recover``) rolls an interrupted move back before doing anything else.
+Everything is built in a staging copy of the publication root, in one pass: each volume
+is read once; its figures are computed once (from its public view) and registered; the
+gates' input parts run on what was read; the frozen HTML and PDFs are rendered; the
+releases are written; the site (downloads and MkDocs) is built once; the gates' output
+parts run once on the finished tree (the clean-commit check against the real checkout).
+Only when everything passed are the changed files moved into place, under a journal: a
+failure or a kill at any moment leaves the previous publication intact, and the next
+``publish`` (or ``publish --recover``) rolls an interrupted move back before doing
+anything else.
 Publishing unchanged inputs rewrites nothing.
 """
 
@@ -19,11 +22,11 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from generator import __version__, figures, git, lock
+from generator import __version__, git, lock, pipeline
 from generator.canonical import write_json
 from generator.confine import UnsafePath, symlinks_under
 from generator.errors import CheckFailed, Problem
-from generator.gating import gate_built_site, gate_inputs, verdicts
+from generator.gating import gate_inputs, gate_outputs, verdicts
 from generator.hashing import sha256_bytes, sha256_file
 from generator.journal import commit, recover
 from generator.models.release import Release
@@ -43,7 +46,7 @@ from generator.release import (
 )
 from generator.signing import load_private_key
 from generator.staging import plan, staging
-from generator.store import Layout, VolumeData, load_volume
+from generator.store import Layout
 from generator.store.paths import BANK, BUNDLES, MANIFEST, SITE, TEMPLATES, WRITTEN_AREAS
 
 SITE_STAMP = ".probepress-site.json"
@@ -105,17 +108,6 @@ def _site_fresh(layout: Layout) -> bool:
 # -- the pipeline ----------------------------------------------------------------------
 
 
-def _read_public(layout: Layout, volumes: Sequence[str]) -> dict[str, VolumeData]:
-    """The volumes to publish, and the one before the first (for drift), each read once
-    without the private store: figures and pages are made from public files only."""
-    wanted = sorted(set(volumes))
-    if wanted:
-        before = figures.previous_volume(layout, wanted[0])
-        if before is not None:
-            wanted.insert(0, before)
-    return {v: load_volume(layout, v, private=False) for v in wanted}
-
-
 def _unchanged(layout: Layout, volume: str, inputs: dict[str, str]) -> Release | None:
     """The volume's release when it was published from exactly ``inputs`` (None when it
     was never published or only as a draft); refuses when a published volume's inputs
@@ -144,8 +136,9 @@ def publish(
     signing_key: Path | None = None,
     progress: Progress | None = None,
 ) -> PublishResult:
-    """Gates → figures → frozen HTML → PDFs → downloads → site for ``volumes``, built
-    together in staging and moved into place atomically, holding the root's writer lock
+    """Read → figures → input gates → frozen HTML and PDFs → releases → site (downloads
+    and MkDocs) → output gates → seal for ``volumes``, in one pass in staging, moved
+    into place atomically, holding the root's writer lock
     (after first recovering any interrupted publish).
 
     Raises:
@@ -200,14 +193,6 @@ class _Run:
         return tuple(self.volumes) if self.draft else ()
 
 
-@dataclass(frozen=True)
-class _Gated:
-    """The releases written in staging, and each volume as its gates read it."""
-
-    releases: tuple[Release, ...]
-    data: dict[str, VolumeData]
-
-
 def _publish(
     layout: Layout,
     volumes: Sequence[str],
@@ -217,7 +202,10 @@ def _publish(
     signing_key: Path | None,
     progress: Progress | None,
 ) -> PublishResult:
-    """Publish ``volumes`` unless nothing changed: build and gate in staging, then commit."""
+    """Publish ``volumes`` unless nothing changed: in staging, read each volume once,
+    compute and register its figures, run the gates' input parts, render the pages,
+    write the releases, build the site once, run the gates' output parts once on the
+    finished tree, seal; then commit."""
     run = _survey(
         layout,
         volumes,
@@ -233,21 +221,29 @@ def _publish(
         _refuse_dirty(layout, volumes)
     with staging(layout.root, layout.private) as stage:
         stage_layout = Layout.at(stage, layout.private, cache=layout.cache_dir or False)
-        public = _stage_pages(run, stage_layout)
-        gated = _stage_releases(run, stage_layout, public)
-        _stage_site(run, stage_layout, stage)
-        run.step("holdout scan of the built site")
-        # One scan covers the whole tree, every volume's pages included.
-        gate_built_site(stage_layout, layout, gated.data[volumes[0]])
+        loaded = pipeline.load(stage_layout, volumes, run.step)
+        changed = [v for v in volumes if not run.intact_now[v]]
+        computed = pipeline.compute_figures(stage_layout, changed, loaded, run.step)
+        reports = {
+            v: gate_inputs(stage_layout, layout, loaded.gated[v], allow_dirty, loaded.public)
+            for v in pipeline.announced(volumes, "gates of", run.step)
+        }
+        pages = pipeline.Pages(run.jobs, run.draft, run.step)
+        pipeline.render_pages(stage_layout, changed, loaded, computed, pages)
+        releases = tuple(_release(run, stage_layout, v, reports[v]) for v in volumes)
+        run.step("site")
+        from generator.site import build_site  # MkDocs, when a publish gets this far
+
+        build_site(stage_layout, build=True, drafts=run.shown)
+        run.step("gates on the finished tree")
+        # Root-wide: one scan covers the whole tree, every volume's pages included.
+        gate_outputs(stage_layout, layout, loaded.gated[volumes[0]])
+        _seal(run, stage_layout, stage)
         todo = plan(layout.root, stage)
         run.step("moving into place")
         commit(layout.root, stage, todo)
     return PublishResult(
-        tuple(volumes),
-        tuple(todo.moves + todo.deletes),
-        noop=False,
-        draft=run.draft,
-        releases=gated.releases,
+        tuple(volumes), tuple(todo.moves + todo.deletes), False, run.draft, releases
     )
 
 
@@ -309,43 +305,6 @@ def _refuse_dirty(layout: Layout, volumes: Sequence[str]) -> None:
     )
 
 
-def _stage_pages(run: _Run, stage_layout: Layout) -> dict[str, VolumeData]:
-    """Write the figures, frozen pages and PDFs of each changed volume, then the downloads."""
-    from generator.render import render_volume
-    from generator.site import build_site
-
-    public = _read_public(stage_layout, [v for v in run.volumes if not run.intact_now[v]])
-    for volume in run.volumes:
-        if not run.intact_now[volume]:
-            run.step(f"figures of {volume}")
-            figures.write(stage_layout, volume, loaded=public)
-            run.step(f"frozen HTML and PDFs of {volume}")
-            render_volume(
-                stage_layout,
-                volume,
-                jobs=run.jobs,
-                pdf=True,
-                progress=run.step,
-                draft=run.draft,
-                data=public[volume],
-            )
-    run.step("downloads")
-    build_site(stage_layout, build=False, drafts=run.shown)
-    return public
-
-
-def _stage_releases(run: _Run, stage_layout: Layout, public: dict[str, VolumeData]) -> _Gated:
-    """Run the gates on each staged volume and write (or re-sign) its release."""
-    releases: list[Release] = []
-    gated: dict[str, VolumeData] = {}
-    for volume in run.volumes:
-        run.step(f"gates of {volume}")
-        gated[volume] = load_volume(stage_layout, volume, strict=False)
-        report = gate_inputs(stage_layout, run.layout, gated[volume], run.allow_dirty, public)
-        releases.append(_release(run, stage_layout, volume, report))
-    return _Gated(tuple(releases), gated)
-
-
 def _release(run: _Run, stage_layout: Layout, volume: str, report: Any) -> Release:
     """The standing release of an intact volume (re-signed), or a new one written."""
     kept = run.previous[volume]
@@ -368,12 +327,8 @@ def _release(run: _Run, stage_layout: Layout, volume: str, report: Any) -> Relea
     return write_release(stage_layout, release, run.key)
 
 
-def _stage_site(run: _Run, stage_layout: Layout, stage: Path) -> None:
-    """Build the site, stamp it with its digest and seal the manifest over everything."""
-    from generator.site import build_site
-
-    run.step("site")
-    build_site(stage_layout, build=True, drafts=run.shown)
+def _seal(run: _Run, stage_layout: Layout, stage: Path) -> None:
+    """Stamp the built site with its digest and seal the manifest over everything."""
     write_json(stage / SITE / SITE_STAMP, {"digest": site_digest(stage_layout)}, stage)
     # Sealed last, over the built site too: every published file is in it.
     manifest = site_manifest(stage)

@@ -7,7 +7,9 @@ Three records make a publication checkable (DESIGN §10):
 - the **site manifest** ``site_src/downloads/release-manifest.json``
   (:class:`SiteManifest`, copied to ``site/downloads/``): path, size and SHA-256 of every
   file under ``figures/``, ``site_src/`` and the built ``site/``, written after the site
-  is built, so generated pages, the search index and theme assets are covered too;
+  is built, so generated pages, the search index and theme assets are covered too
+  (``site_src/``'s UNSEALED folders, which every build writes from elsewhere and git
+  ignores, are covered by what they became under ``site/``);
 - the **release ledger** ``figures/releases.json`` (:class:`ReleaseLedger`): which key
   signed each volume, so an unsigned release of a once-signed volume is a downgrade.
 
@@ -43,6 +45,7 @@ from generator.store.paths import (
     BANK,
     BUILT_MANIFEST,
     BUNDLES,
+    DOWNLOADS,
     DOWNLOADS_FOLDER,
     FIGURES,
     FIGURES_REGISTRY,
@@ -72,6 +75,15 @@ SITE_PLACES = (
 with it and ``verify`` reads a built site through it, so the two never disagree."""
 SHIPPED_REGISTRIES = (FIGURES_REGISTRY, FINGERPRINT_REGISTRY, RELEASE_LEDGER)
 """The files of ``figures/`` a built site ships (``downloads.json`` is the publisher's)."""
+COPIED_AT_BUILD = (f"{BUNDLES}/",)
+"""Root folders whose downloads copies (``site_src/downloads/<folder>``) are written by
+every site build from the originals and never committed (a root keeps each file once):
+a root without a built site checks their ``SHA256SUMS`` lines against the originals."""
+UNSEALED = (f"{SITE_SRC}/assets", f"{DOWNLOADS}/{BUNDLES}", f"{SITE_SRC}/overrides")
+"""Folders of ``site_src/`` every site build writes from elsewhere — the tool's own theme
+files, the copies of ``COPIED_AT_BUILD`` — and git ignores, so a clean clone has none of
+them: the site manifest lists their built copies under ``site/``, not these, and they are
+neither missing from a clean clone nor extra to a built one."""
 
 
 def site_path(rel: str) -> str | None:
@@ -84,6 +96,17 @@ def site_path(rel: str) -> str | None:
         if rel.startswith(prefix):
             return place + rel.removeprefix(prefix)
     return None
+
+
+def unsealed(rel: str) -> bool:
+    """Whether the root file ``rel`` lies in a folder the manifest leaves out (UNSEALED)."""
+    return any(rel.startswith(f"{folder}/") for folder in UNSEALED)
+
+
+def copy_source(name: str) -> str | None:
+    """The root original of download ``name`` when its copy is written at build time
+    (``bundles/…`` keeps its root-relative name), else None."""
+    return name if name.startswith(COPIED_AT_BUILD) else None
 
 
 def download_name(rel: str) -> str:
@@ -251,12 +274,13 @@ def _fp(record: Release | SiteManifest) -> str:
 
 
 def site_manifest(root: Path) -> SiteManifest:
-    """The manifest of every file under ``figures/``, ``site_src/`` and ``site/``.
+    """The manifest of every file under ``figures/``, ``site_src/`` and ``site/`` (the
+    build's UNSEALED folders of ``site_src/`` aside: ``site/`` holds what they became).
 
     Raises:
         InputError: Something there is not a regular file (it could not be covered).
     """
-    found = scan(root, PUBLISHED_AREAS, skip=frozenset((MANIFEST, BUILT_MANIFEST)))
+    found = scan(root, PUBLISHED_AREAS, skip=frozenset((MANIFEST, BUILT_MANIFEST, *UNSEALED)))
     if found.odd:
         raise InputError(
             "cannot seal the publication:",

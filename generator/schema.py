@@ -5,13 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from generator.canonical import dumps, write_text
+from generator.importing.formats import IMPORT_FORMATS
 from generator.models import FORMATS
 
 
 def schemas() -> dict[str, str]:
     """File name -> canonical JSON text of each format's schema."""
     out = {}
-    for stem, model in FORMATS.items():
+    for stem, model in {**FORMATS, **IMPORT_FORMATS}.items():
         schema = model.model_json_schema(mode="validation")
         schema["$id"] = f"probepress/{stem}.schema.json"
         schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"

@@ -29,7 +29,7 @@ def summarise(data: VolumeData) -> dict[str, Any]:
                 "slug": data.slug_of(ref),
                 "display_name": ref.display_name,
                 "role": ref.role,
-                "run_date": ref.run_date.isoformat(),
+                "run_date": ref.run_date.isoformat() if ref.run_date else None,
                 "family": bundle.manifest.candidate.family if bundle else None,
                 "recusals": [r.judge for r in bundle.manifest.jury.recusals] if bundle else [],
                 **counts,

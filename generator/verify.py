@@ -24,11 +24,11 @@ from pathlib import Path
 from typing import Any
 
 from generator import figures
-from generator.errors import ProbepressError
+from generator.errors import ProbepressError, Problem
 from generator.progress import Progress, silent
 from generator.store.paths import BANK, BUNDLES, FIGURES_REGISTRY, PUBLIC_KEY
 from generator.trust import Trust, pem_fingerprint
-from generator.verify_checks import Finding, Kind, View, check_publication, open_view
+from generator.verify_checks import Kind, View, check_publication, open_view
 
 
 @dataclass(frozen=True)
@@ -36,12 +36,13 @@ class VerifyReport:
     """Everything checked, what failed, and what is only reported."""
 
     checked: dict[str, int]
-    findings: tuple[Finding, ...]
+    findings: tuple[Problem, ...]
+    """Each with the question it fails as its rule."""
     notes: tuple[str, ...]
     trust_given: bool
 
     def _passes(self, kind: Kind) -> bool:
-        return not any(f.kind == kind for f in self.findings)
+        return not any(f.rule == kind for f in self.findings)
 
     @property
     def integrity(self) -> bool:
@@ -75,7 +76,7 @@ class VerifyReport:
             "authenticated": self.authenticated,
             "checked": self.checked,
             "findings": [
-                {"what": f.what, "message": f.message, "kind": f.kind} for f in self.findings
+                {"what": f.path, "message": f.message, "kind": f.rule} for f in self.findings
             ],
             "notes": list(self.notes),
         }
@@ -134,7 +135,7 @@ def _recompute(view: View, published: list[str]) -> None:
             view.add(volume, f"cannot recompute: {exc.render(3)}", "recomputed")
             continue
         for mismatch in found:
-            view.add(mismatch.figure, mismatch.message, "recomputed")
+            view.add(mismatch.path, mismatch.message, "recomputed")
 
 
 def _report_shipped_key(view: View) -> None:

@@ -14,17 +14,19 @@ from pathlib import Path
 from typing import Literal, TypeVar
 
 from generator import fingerprints
-from generator.errors import ProbepressError, UsageError
+from generator.errors import ProbepressError, Problem, UsageError
 from generator.hashing import Drift, drift
 from generator.inventory import Entry, Inventory, scan
 from generator.models.release import Release, ReleaseLedger, Signature, SiteManifest
 from generator.progress import Progress
 from generator.release import (
     SiteLayout,
+    copy_source,
     load_ledger,
     load_manifest,
     load_release_file,
     site_path,
+    unsealed,
 )
 from generator.store import Layout
 from generator.store.paths import (
@@ -47,20 +49,9 @@ from generator.store.paths import (
 from generator.trust import Trust, fingerprint, signature_problem
 
 Kind = Literal["integrity", "recomputed", "authenticated"]
+"""The question a verify problem fails, which is its rule."""
 T = TypeVar("T")
 ROOT_AREAS = (*PUBLISHED_AREAS, BANK, BUNDLES, TEMPLATES)
-
-
-@dataclass(frozen=True)
-class Finding:
-    """Something that does not verify, named, and which question it fails."""
-
-    what: str
-    message: str
-    kind: Kind = "integrity"
-
-    def __str__(self) -> str:
-        return f"{self.what}: {self.message}"
 
 
 @dataclass
@@ -71,7 +62,7 @@ class View:
     site: bool
     inventory: Inventory
     layout: Layout
-    findings: list[Finding] = field(default_factory=list)
+    findings: list[Problem] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     checked: dict[str, int] = field(default_factory=dict)
 
@@ -126,8 +117,8 @@ class View:
         return self.base / self.shown(rel)
 
     def add(self, what: str, message: str, kind: Kind = "integrity") -> None:
-        """Record a finding."""
-        self.findings.append(Finding(what, message, kind))
+        """Record a finding about ``what`` (a path, a figure or a volume)."""
+        self.findings.append(Problem(what, None, kind, message))
 
 
 def open_view(path: Path) -> View:
@@ -301,7 +292,8 @@ def _check_sums(view: View, *, required: bool) -> None:
             view.add(shown, "is missing (a deleted ledger): the downloads are covered by nothing")
         return
     folder = shown.removesuffix(SUMS_FILE)
-    listed = []
+    listed: list[tuple[str, str]] = []
+    count = 0
     text = view.path(SUMS).read_bytes().decode("utf-8", "replace")
     for number, line in enumerate(text.splitlines(), start=1):
         digest, _, name = line.partition("  ")
@@ -310,13 +302,25 @@ def _check_sums(view: View, *, required: bool) -> None:
         if not name or len(digest) != 64 or name.startswith("/") or ".." in parts:
             view.add(f"{shown}:{number}", "not a sha256sum line inside the downloads")
         else:
-            listed.append((folder + name, digest))
+            listed.extend((place, digest) for place in _sums_places(view, folder, name))
+            count += 1
     for found in view.drift(listed, view.sha256_at):
         if found.change == "missing":
             view.add(found.path, "is listed in SHA256SUMS but missing")
         else:
             view.add(found.path, "does not match its SHA256SUMS line")
-    view.checked["downloads"] = len(listed)
+    view.checked["downloads"] = count
+
+
+def _sums_places(view: View, folder: str, name: str) -> list[str]:
+    """The files a ``SHA256SUMS`` line speaks for: the download itself; in a root, for a
+    copy written at build time (never committed), its original, and the copy when built."""
+    source = None if view.site else copy_source(name)
+    if source is None:
+        return [folder + name]
+    copy = folder + name
+    built = copy in view.inventory.files or view.odd_at(copy)
+    return [source, copy] if built else [source]
 
 
 def _check_manifest(
@@ -337,10 +341,11 @@ def _check_manifest(
     expected = _expected(view, manifest)
     view.checked["manifest files"] = len(expected)
     own = {view.shown(MANIFEST), view.shown(BUILT_MANIFEST)}
+    areas = tuple(f"{a}/" for a in PUBLISHED_AREAS)
     covered = {
         p: e
         for p, e in view.inventory.files.items()
-        if p not in own and (view.site or p.startswith(tuple(f"{a}/" for a in PUBLISHED_AREAS)))
+        if p not in own and (view.site or (p.startswith(areas) and not unsealed(p)))
     }
     for found in view.drift(sorted(expected.items()), covered.get):  # size and SHA-256
         if found.change == "missing":

@@ -106,3 +106,175 @@ def git_commit_all(root: Path, message: str = "example") -> None:
         check=True,
         env=env,
     )
+
+
+# Raters, qualification policy, all-public banks, per-candidate conditions and unknowns:
+# each factory turns the example into the shape a real benchmark has, consistently across
+# volume.yaml and every bundle, so the gates pass until a test breaks one rule.
+
+HUMANS = [
+    {"kind": "human", "id": "annotator-1", "affiliation": "Example University"},
+    {"kind": "human", "id": "annotator-2"},
+    {"kind": "human", "id": "annotator-3"},
+]
+ADJUDICATOR = {"kind": "human", "id": "adjudicator"}
+NOT_RUN = "the annotators were trained on the benchmark's guidelines, not on probe cases"
+
+
+def volume_file(root: Path, volume: str = VOL1) -> Path:
+    return root / "bundles" / volume / "volume.yaml"
+
+
+def edit_volume(root: Path, fn: Callable[[dict[str, Any]], None], volume: str = VOL1) -> str:
+    """Change volume.yaml through ``fn`` and register the result again (as a maintainer
+    does before any run); return its new text."""
+    import yaml
+
+    from generator.models.volume import Volume
+    from generator.prereg import volume_preregistration_sha256
+
+    path = volume_file(root, volume)
+    doc = yaml.safe_load(path.read_text("utf-8"))
+    fn(doc)
+    doc["preregistration"]["sha256"] = volume_preregistration_sha256(Volume.model_validate(doc))
+    text = yaml.safe_dump(doc, sort_keys=False, allow_unicode=True)
+    path.write_text(text, "utf-8")
+    return text
+
+
+def slugs(root: Path, volume: str = VOL1) -> list[str]:
+    return sorted(p.name for p in (root / "bundles" / volume).iterdir() if p.is_dir())
+
+
+def human_panel(root: Path, *, not_run: str | None = NOT_RUN, volume: str = VOL1) -> None:
+    """Three human annotators take the panel's seats in the volume and every bundle (their
+    votes are the former judges' votes, seat by seat); with ``not_run``, qualification is
+    declared not run and every qualification record goes."""
+
+    def jury(doc: dict[str, Any]) -> None:
+        doc["jury"]["panel"] = [dict(h) for h in HUMANS]
+        if not_run is not None:
+            doc["jury"]["qualification"] = {"status": "not_run", "reason": not_run}
+
+    edit_volume(root, jury, volume)
+    for slug in slugs(root, volume):
+        _seat_humans(bundle_dir(root, slug, volume), clear=not_run is not None)
+
+
+def _seat_humans(d: Path, *, clear: bool) -> None:
+    """One bundle's panel seats, recusals, endpoints and votes, given to the humans."""
+    manifest_path = d / "bundle.json"
+    panel = json.loads(manifest_path.read_text("utf-8"))["jury"]["panel"]
+    seat = {j["api"]: h["id"] for j, h in zip(panel, HUMANS, strict=True)}
+
+    def manifest(m: dict[str, Any]) -> None:
+        m["jury"]["panel"] = [dict(h) for h in HUMANS]
+        m["jury"]["recusals"] = [r for r in m["jury"]["recusals"] if r["seat"] != "panel"]
+        for api in seat:
+            m["jury"]["endpoints"].pop(api, None)
+
+    edit_json(manifest_path, manifest)
+
+    def votes(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [
+            {k: v for k, v in r.items() if k != "family"} | {"judge": seat[r["judge"]]}
+            for r in rows
+        ]
+
+    edit_lines(d, "panel.jsonl", votes)
+    if clear:
+        edit_lines(d, "qualification.jsonl", lambda rows: [])
+
+
+def add_adjudication(root: Path, volume: str = VOL1) -> None:
+    """An adjudicator settles annotators 1 and 2: one vote on every re-graded draw, the
+    majority of the three annotators (or annotator 1's vote on a tie)."""
+    from collections import Counter
+
+    adjudication = {"rater": dict(ADJUDICATOR), "adjudicates": ["annotator-1", "annotator-2"]}
+    edit_volume(root, lambda doc: doc["jury"].update(adjudication=adjudication), volume)
+    for slug in slugs(root, volume):
+        d = bundle_dir(root, slug, volume)
+        edit_json(d / "bundle.json", lambda m: m["jury"].update(adjudication=adjudication))
+
+        def settle(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+            by_draw: dict[tuple[str, str, int], list[dict[str, Any]]] = {}
+            for r in rows:
+                by_draw.setdefault((r["item"], r["half"], r["draw"]), []).append(r)
+            out = list(rows)
+            for group in by_draw.values():
+                count = Counter(r["vote"] for r in group if r["vote"] != "refused")
+                top = count.most_common()
+                vote = top[0][0] if top and (len(top) == 1 or top[0][1] > top[1][1]) else None
+                vote = vote or group[0]["vote"]
+                # The settled vote keeps the label of a seat that voted so (a label and
+                # its vote always agree under the volume's label rules).
+                source = next(r for r in group if r["vote"] == vote)
+                out.append({**source, "judge": ADJUDICATOR["id"]})
+            return out
+
+        edit_lines(d, "panel.jsonl", settle)
+
+
+def all_public(root: Path, volume: str = VOL1) -> None:
+    """A bank with no held-out items: the held-out index and private items are emptied and
+    the held-out items' draws, verdicts, votes and private responses removed."""
+    import shutil
+
+    index = root / "bank" / "heldout_index.jsonl"
+    held = {json.loads(line)["id"] for line in index.read_text("utf-8").splitlines()}
+    index.write_text("", "utf-8")
+    private = root / ".private"
+    (private / "heldout_items.jsonl").write_text("", "utf-8")
+    shutil.rmtree(private / "responses", ignore_errors=True)
+    for slug in slugs(root, volume):
+        d = bundle_dir(root, slug, volume)
+        for name in ("draws.jsonl", "verdicts.jsonl", "panel.jsonl"):
+            edit_lines(d, name, lambda rows: [r for r in rows if r["item"] not in held])
+
+
+def declare_conditions(root: Path, slug: str, conditions: dict[str, Any]) -> str:
+    """The candidate of ``slug`` declares its own conditions in volume.yaml; its bundle
+    still records the protocol's. Returns volume.yaml's new text."""
+    from generator.models.base import slugify
+
+    def declare(doc: dict[str, Any]) -> None:
+        ref = next(c for c in doc["candidates"] if slugify(c["api"]) == slug)
+        ref["conditions"] = conditions
+
+    return edit_volume(root, declare)
+
+
+def forget_latency(root: Path, slug: str, volume: str = VOL1) -> None:
+    """The runner recorded no latency for any draw or attempt of one bundle."""
+
+    def drop(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        for r in rows:
+            r.pop("latency_ms")
+            r["schema_version"] = 3
+            for attempt in r["attempts"]:
+                attempt.pop("latency_ms")
+        return rows
+
+    edit_lines(bundle_dir(root, slug, volume), "draws.jsonl", drop)
+
+
+def forget_run_dates(root: Path, slug: str, volume: str = VOL1) -> None:
+    """Neither the bundle nor volume.yaml knows when the candidate was run."""
+    from generator.models.base import slugify
+
+    edit_json(bundle_dir(root, slug, volume) / "bundle.json", lambda m: m.update(run={}))
+
+    def forget(doc: dict[str, Any]) -> None:
+        ref = next(c for c in doc["candidates"] if slugify(c["api"]) == slug)
+        del ref["run_date"]
+
+    edit_volume(root, forget, volume)
+
+
+def line_number(path: Path, needle: str) -> int:
+    """1-based number of the first line of ``path`` containing ``needle``."""
+    for n, line in enumerate(path.read_text("utf-8").splitlines(), 1):
+        if needle in line:
+            return n
+    raise AssertionError(f"{needle!r} not in {path}")

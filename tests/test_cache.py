@@ -203,7 +203,7 @@ def test_a_changed_registry_is_caught_with_a_warm_cache(root: Path) -> None:
     )
     registry["figures"][fid]["display"] = "999"
     path.write_text(json.dumps(registry, indent=2), "utf-8")
-    mismatches = [m.figure for m in figures.verify(layout, VOL)]
+    mismatches = [m.path for m in figures.verify(layout, VOL)]
     assert mismatches == [fid]
 
 
@@ -238,3 +238,21 @@ def test_the_cache_command_shows_and_clears(cli: CliRun, root: Path) -> None:
     assert not (root / ".private" / "cache").exists()
     off = cli("--no-cache", "cache")
     assert off.exit_code == 2 and "cache is off" in off.stderr
+
+
+def test_gates_only_read_the_cache_and_the_runner_stores_what_they_learned(root: Path) -> None:
+    """The holdout gate returns the files it scanned clean; ``run_gates`` stores them."""
+    from generator.gates import GateContext, holdout
+    from generator.store.volume import load_volume
+
+    layout = _layout(root, cache=root.parent / "cache")
+    ctx = GateContext(load_volume(layout, VOL, strict=False), memo=layout.cache)
+    result = holdout.check_outputs(ctx)
+    assert result.passed() and result.learned
+    assert {e.namespace for e in result.learned} == {"leak-clean", "leak-index"}
+    assert cache.usage(root.parent / "cache").keys() <= {"bundle-rows"}  # the loader's
+    assert _holdout(layout) == []  # run_gates: the same scan, and it stores the entries
+    stored = cache.usage(root.parent / "cache")
+    assert stored["leak-clean"][0] == sum(e.namespace == "leak-clean" for e in result.learned)
+    again = holdout.check_outputs(ctx)
+    assert again.passed() and again.learned == ()  # everything known clean now

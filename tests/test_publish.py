@@ -69,6 +69,42 @@ def leftovers(root: Path) -> list[str]:
 VOLUME_READS: list[str] = []
 """Every volume the module's publish read (``load_volume`` reads a volume's bundles
 through ``_bundle_owners`` exactly once per call)."""
+SITE_BUILDS: list[str] = []
+"""Every MkDocs build and every generation of the site's pages the publish ran."""
+LEAK_SCANS: list[Path] = []
+"""The root of every leak scan of a tree (the holdout gate's scan of every file)."""
+
+
+def _counting(patch: pytest.MonkeyPatch) -> None:
+    """Wrap the volume loader, the site's two steps and the leak scan to count calls."""
+    import generator.store.volume as store_volume
+    from generator import site
+    from generator.gates import holdout
+    from generator.site import mkdocs_run
+
+    owners, build, generate = store_volume._bundle_owners, mkdocs_run.run, site.generate
+    scan = holdout.scan_paths
+
+    def counted_owners(layout, volume, bounds, problems):  # type: ignore[no-untyped-def]
+        VOLUME_READS.append(volume.id)
+        return owners(layout, volume, bounds, problems)
+
+    def counted_build(*args, **kwargs):  # type: ignore[no-untyped-def]
+        SITE_BUILDS.append("mkdocs")
+        return build(*args, **kwargs)
+
+    def counted_generate(*args, **kwargs):  # type: ignore[no-untyped-def]
+        SITE_BUILDS.append("generate")
+        return generate(*args, **kwargs)
+
+    def counted_scan(*args, **kwargs):  # type: ignore[no-untyped-def]
+        LEAK_SCANS.append(kwargs["root"])
+        return scan(*args, **kwargs)
+
+    patch.setattr(store_volume, "_bundle_owners", counted_owners)
+    patch.setattr(mkdocs_run, "run", counted_build)
+    patch.setattr(site, "generate", counted_generate)
+    patch.setattr(holdout, "scan_paths", counted_scan)
 
 
 @pytest.fixture(scope="module")
@@ -76,31 +112,60 @@ def published(example_src: Path, tmp_path_factory: pytest.TempPathFactory) -> Pa
     """Both example volumes published and committed (built once for this module)."""
     from click.testing import CliRunner
 
-    import generator.store.volume as store_volume
     from generator.cli import main
 
     root = publication_root(example_src, tmp_path_factory.mktemp("pub") / "root")
-    real = store_volume._bundle_owners
-
-    def counted(layout, volume, bounds, problems):  # type: ignore[no-untyped-def]
-        VOLUME_READS.append(volume.id)
-        return real(layout, volume, bounds, problems)
-
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(store_volume, "_bundle_owners", counted)
+        _counting(patch)
         result = CliRunner().invoke(main, ["--root", str(root), "publish", *VOLUMES])
     assert result.exit_code == 0, result.output
     git_commit_all(root, "publish")
     return root
 
 
-def test_publish_reads_each_volume_once_for_pages_and_once_for_the_gates(
+def test_publish_reads_each_volume_once(published: Path) -> None:
+    """Figures, pages and every gate (the publishing gate's recomputation included)
+    share one reading of each volume; vol-001 is also vol-002's previous volume."""
+    assert sorted(VOLUME_READS) == ["vol-001", "vol-002"]
+
+
+def test_publish_builds_the_site_once_and_scans_the_finished_tree_once(
     published: Path,
 ) -> None:
-    """Figures, pages and the publishing gate's recomputation share one public reading
-    of each volume (the previous volume's included); the gates, both before and after the
-    site build, share one reading with the private store."""
-    assert sorted(VOLUME_READS) == ["vol-001", "vol-001", "vol-002", "vol-002"]
+    assert SITE_BUILDS == ["generate", "mkdocs"]
+    assert len(LEAK_SCANS) == 1
+    staged = LEAK_SCANS[0]
+    assert staged != published and staged.parent == published  # the staging copy
+    assert not staged.exists()  # moved into place, then removed
+
+
+def test_the_publishing_gate_recomputes_independently_of_the_run(
+    example_src: Path, tmp_path: Path, cli: CliRun, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The figures publish registers are computed once; the publishing gate computes
+    them again from the volume as read, so a wrong first computation is refused."""
+    from generator import figures
+
+    root = publication_root(example_src, tmp_path / "fresh")
+    real = figures.compute
+    calls: list[str] = []
+
+    def first_one_wrong(*args, **kwargs):  # type: ignore[no-untyped-def]
+        found = real(*args, **kwargs)
+        calls.append(args[1])
+        if len(calls) == 1:
+            fid = next(k for k, v in found.items() if v.kind == "count")
+            wrong = {**found[fid].model_dump(mode="json"), "display": "999", "value": "999"}
+            found[fid] = type(found[fid]).model_validate(wrong)
+        return found
+
+    monkeypatch.setattr(figures, "compute", first_one_wrong)
+    result = cli("publish", "vol-001", root_dir=root)
+    assert result.exit_code == 1, result.output
+    assert "[publishing/figure-mismatch]" in result.stderr
+    assert "recomputes to" in result.stderr and "the registry says 999" in result.stderr
+    assert calls == ["vol-001", "vol-001"]
+    assert not (root / "site_src" / "volumes").exists() and leftovers(root) == []
 
 
 @pytest.fixture

@@ -35,3 +35,25 @@ def test_schema_command_writes_then_checks(cli: CliRun, tmp_path: Path) -> None:
     assert cli("schema", "--out", str(out)).exit_code == 0
     assert sorted(p.name for p in out.iterdir()) == sorted(schemas())
     assert cli("schema", "--check", "--out", str(out)).exit_code == 0
+
+
+def test_labels_scoring_and_the_reference_are_in_the_schemas() -> None:
+    import json
+
+    found = {n.removesuffix(".schema.json"): json.loads(t) for n, t in schemas().items()}
+    for name in ("verdict", "panel-vote"):
+        schema = found[name]
+        assert "label" in schema["properties"], name
+        assert schema["properties"]["schema_version"]["default"] == 2, name
+    volume = found["volume"]
+    assert volume["properties"]["schema_version"]["default"] == 3
+    scoring = volume["$defs"]["Scoring"]
+    assert scoring["additionalProperties"] is False
+    assert scoring["properties"]["reference"]["enum"] == [
+        "grader",
+        "panel-majority",
+        "adjudication",
+    ]
+    rule = volume["$defs"]["ItemGroup"]["properties"]["rule"]
+    (outcome,) = rule["patternProperties"].values()
+    assert outcome["enum"] == ["pass", "fail", "refused"]

@@ -236,6 +236,42 @@ def test_a_download_edited_with_its_sums_line_fails(pub: Path, keys: dict[str, P
     assert f"downloads/{name}: differs from the site manifest" in on_site.stderr
 
 
+BUILT = ("site", "site_src/downloads/bundles", "site_src/overrides", "site_src/assets")
+"""What every site build writes and the repository's .gitignore leaves out of a clone."""
+BUNDLE = "bundles/vol-001/volume.yaml"
+
+
+def test_the_manifest_covers_the_built_bundles_not_their_copies_in_site_src(pub: Path) -> None:
+    files = json.loads((pub / MANIFEST).read_text("utf-8"))["files"]
+    assert f"site/downloads/{BUNDLE}" in files
+    assert not [p for p in files if p.startswith(BUILT[1:])]
+    assert (pub / "site_src" / "downloads" / BUNDLE).read_bytes() == (pub / BUNDLE).read_bytes()
+
+
+def test_a_clean_clone_verifies_and_checks_the_bundles_against_bundles(
+    pub: Path, keys: dict[str, Path]
+) -> None:
+    for folder in BUILT:
+        shutil.rmtree(pub / folder)
+    ok = verify(pub, *trusted(keys))
+    assert ok.exit_code == 0, ok.stderr
+    assert "site/ is not built here" in ok.stderr
+    (pub / BUNDLE).write_bytes((pub / BUNDLE).read_bytes() + b"# planted\n")
+    bad = verify(pub, *trusted(keys))
+    assert bad.exit_code == 1
+    assert f"{BUNDLE}: does not match its SHA256SUMS line [integrity]" in bad.stderr
+    assert f"{BUNDLE}: differs from {RELEASE} [integrity]" in bad.stderr
+
+
+def test_a_built_copy_of_a_bundle_is_checked_too(pub: Path, keys: dict[str, Path]) -> None:
+    copy = pub / "site_src" / "downloads" / BUNDLE
+    copy.write_bytes(copy.read_bytes() + b"# planted\n")
+    bad = verify(pub, *trusted(keys))
+    assert bad.exit_code == 1
+    assert f"site_src/downloads/{BUNDLE}: does not match its SHA256SUMS line" in bad.stderr
+    assert f"\n{BUNDLE}: does not match" not in bad.stderr  # the original is intact
+
+
 @pytest.mark.parametrize(
     "target",
     [

@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from generator import __version__
-from generator.cli import audit, gates, inputs, outputs
+from generator.cli import audit, exporting, gates, inputs, onramp, outputs, runners
 from generator.cli.base import CONTEXT_SETTINGS, EPILOG, Group, State, parse_limits
 from generator.store import Layout
 
@@ -65,6 +65,7 @@ def main(
 
 
 for _command in (
+    *onramp.COMMANDS,
     inputs.demo,
     inputs.schema,
     inputs.show,
@@ -77,7 +78,11 @@ for _command in (
     outputs.cache_command,
     audit.verify,
     audit.disclose,
+    exporting.export_group,
 ):
     main.add_command(_command)
+# Readers of other runners' logs: rows for `import records`, under the same group.
+for _reader in runners.COMMANDS:
+    onramp.import_group.add_command(_reader)
 
 __all__ = ["EPILOG", "State", "main"]

@@ -12,7 +12,7 @@ from generator.cli.base import (
     pass_state,
 )
 from generator.console import err, print_json, progress
-from generator.errors import CheckFailed, Problem, UsageError
+from generator.errors import CheckFailed, UsageError
 
 
 @click.command(
@@ -62,10 +62,7 @@ def verify(
     for note in report.notes:
         err.print(note, markup=False)
     if report.findings:
-        raise CheckFailed(
-            report.summary(),
-            [Problem(f.what, None, f.kind, f.message) for f in report.findings],
-        )
+        raise CheckFailed(report.summary(), report.findings)
     err.print(report.summary(), markup=False)
     ctx.exit(report.exit_code)
 

@@ -12,7 +12,7 @@ from generator.cli.base import (
     writer_lock,
 )
 from generator.console import err, print_json, progress
-from generator.errors import CheckFailed, Problem, UsageError
+from generator.errors import CheckFailed, UsageError
 from generator.store.paths import FIGURES_REGISTRY
 
 
@@ -70,13 +70,12 @@ def figures(state: State, volume: str, verify: bool, as_json: bool) -> None:
                 {
                     "volume": volume,
                     "verified": not mismatches,
-                    "mismatches": [{"figure": m.figure, "message": m.message} for m in mismatches],
+                    "mismatches": [{"figure": m.path, "message": m.message} for m in mismatches],
                 }
             )
         if mismatches:
             raise CheckFailed(
-                f"{volume}: {len(mismatches)} registered figure(s) do not recompute:",
-                [Problem(FIGURES_REGISTRY, None, "figure-mismatch", str(m)) for m in mismatches],
+                f"{volume}: {len(mismatches)} registered figure(s) do not recompute:", mismatches
             )
         err.print(
             f"{volume}: every registered figure recomputes from sources with matching SHA-256"

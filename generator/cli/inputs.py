@@ -47,6 +47,14 @@ def demo(state: State, check: bool, scale: str | None, out_dir: Path | None) -> 
         layout = Layout.at(out_dir, state.private_option or out_dir / ".private")
     with writer_lock(layout.root, not check, create=True):
         _demo(layout, spec, check)
+        if out_dir is not None and not check:
+            from generator.init import add_scaffold
+
+            # A root of its own: the site's config, its pages, and a .gitignore that keeps
+            # the private store out of `git add -A` (existing files are left alone).
+            added = add_scaffold(layout, spec.name, "CC-BY-4.0", demonstration=True)
+            if added:
+                err.print(f"added {', '.join(added)}", markup=False)
 
 
 def _demo(layout: Layout, spec: Any, check: bool) -> None:
@@ -121,6 +129,13 @@ def show(state: State, volume: str, as_json: bool) -> None:
     _print_summary(summary)
 
 
+def _rater(r: dict[str, Any]) -> str:
+    """A rater of the summary's jury: ``api (family)`` or ``id (human)``."""
+    if r.get("kind") == "human":
+        return f"{r['id']} (human)"
+    return f"{r['api']} ({r['family']})"
+
+
 def _print_summary(s: dict[str, Any]) -> None:
     from rich.table import Table
 
@@ -140,12 +155,15 @@ def _print_summary(s: dict[str, Any]) -> None:
         markup=False,
     )
     jury = s["jury"]
+    adjudication = jury.get("adjudication")
     out.print(
         "jury: grader "
-        + f"{jury['grader']['api']} ({jury['grader']['family']}); panel "
-        + ", ".join(f"{j['api']} ({j['family']})" for j in jury["panel"])
+        + _rater(jury["grader"])
+        + "; panel "
+        + ", ".join(_rater(j) for j in jury["panel"])
+        + (f"; adjudication {_rater(adjudication['rater'])}" if adjudication else "")
         + "; reserves "
-        + (", ".join(f"{j['api']} ({j['family']})" for j in jury["reserves"]) or "none"),
+        + (", ".join(_rater(j) for j in jury["reserves"]) or "none"),
         markup=False,
     )
     table = Table(
@@ -155,7 +173,7 @@ def _print_summary(s: dict[str, Any]) -> None:
         table.add_row(
             c["display_name"] + f"\n{c['api']}",
             c["role"],
-            c["run_date"],
+            c["run_date"] or "unknown",
             str(c["draws"]),
             str(c["lost_draws"]),
             str(c["verdicts"]),

@@ -14,6 +14,7 @@ from generator.cli.base import (
 )
 from generator.console import err, out, print_json, progress
 from generator.errors import UsageError
+from generator.words import counted
 
 
 @click.command(epilog=EPILOG)
@@ -136,5 +137,7 @@ def cache_command(state: State, clear: bool, as_json: bool) -> None:
         return
     total = sum(b for _, b in kinds.values())
     for kind, (entries, size) in kinds.items():
-        out.print(f"{kind}: {entries} entries, {size / 1e6:.1f} MB", markup=False)
+        out.print(
+            f"{kind}: {counted(entries, 'entry', 'entries')}, {size / 1e6:.1f} MB", markup=False
+        )
     err.print(f"{directory}: {total / 1e6:.1f} MB", markup=False)

@@ -19,6 +19,8 @@ import yaml
 from generator import commitments, confine
 from generator.canonical import dumps, dumps_line, write_bytes
 from generator.demo.bank import DemoItem, build_bank
+from generator.demo.bank import categories as demo_categories
+from generator.demo.labels import demo_scoring
 from generator.demo.simulate import Seating, seat_jury, simulate_bundle
 from generator.demo.spec import (
     EXAMPLE,
@@ -33,6 +35,7 @@ from generator.models import BundleManifest, Draw, PanelVote, Qualification, Ver
 from generator.models.bank import BankItem, BankManifest, HeldOutEntry
 from generator.models.base import Record, slugify
 from generator.models.records import PrivateResponse
+from generator.models.scoring import Scoring
 from generator.models.volume import Jury, Protocol, Thresholds
 from generator.prereg import preregistration_sha256
 from generator.progress import Progress
@@ -65,7 +68,7 @@ def _yaml(data: dict[str, Any], seed: int) -> bytes:
 
 
 def _judge(j: JudgeSpec) -> dict[str, str]:
-    return {"api": j.api, "family": j.family}
+    return {"kind": "model", "api": j.api, "family": j.family}
 
 
 def _volume(spec: DemoSpec, vol: VolumeSpec, run_dates: dict[str, dt.date]) -> Volume:
@@ -91,11 +94,13 @@ def _volume(spec: DemoSpec, vol: VolumeSpec, run_dates: dict[str, dt.date]) -> V
                 _judge(j) for j in (*spec.jury.reserve_graders, *spec.jury.reserve_judges)
             ],
             "qualification": {
+                "status": "required",
                 "rule": "all-correct",
                 "probes": [{"id": p, "expected": e} for p, e in spec.qualification_probes],
             },
         }
     )
+    scoring = Scoring.model_validate(demo_scoring((c.id for c in demo_categories()), vol.reference))
     return Volume.model_validate(
         {
             "id": vol.id,
@@ -107,8 +112,9 @@ def _volume(spec: DemoSpec, vol: VolumeSpec, run_dates: dict[str, dt.date]) -> V
             "protocol": protocol,
             "thresholds": thresholds,
             "jury": jury,
+            "scoring": scoring,
             "preregistration": {
-                "sha256": preregistration_sha256(protocol, thresholds, jury),
+                "sha256": preregistration_sha256(protocol, thresholds, jury, scoring=scoring),
                 "registered": vol.preregistered or vol.start,
             },
             "candidates": [

@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 from generator.commitments import response_commitment
 from generator.demo import heldout
 from generator.demo.bank import DemoItem
+from generator.demo.labels import demo_label
 from generator.demo.spec import CandidateSpec, DemoSpec, JudgeSpec, JurySpec, VolumeSpec
 from generator.sampling import Eligible, panel_sample
 from generator.tier0 import run_check
@@ -218,6 +219,8 @@ def _verdict_line(run: _Run, demo: DemoItem, half: str, n: int, s: _Sampled) -> 
             right = run.rng.random() < grader.accuracy
             verdict["verdict"] = "fail" if s.fails == right else "pass"
             verdict["borderline"] = run.rng.random() < (0.3 if not right else 0.04)
+        key = (item.id, half, n)
+        verdict["label"] = demo_label(item.category, verdict["verdict"], key, grader.api)
         if not demo.heldout and s.text:
             verdict["evidence"] = s.text[:120]
     return verdict
@@ -239,6 +242,7 @@ def _panel_lines(
     for key in sorted(sample.why):
         fails, category, borderline = truth[key]
         for judge in run.seating.panel:
+            vote = _vote(run.rng, judge, fails, category, borderline)
             lines.append(
                 {
                     "item": key[0],
@@ -246,7 +250,8 @@ def _panel_lines(
                     "draw": key[2],
                     "judge": judge.api,
                     "family": judge.family,
-                    "vote": _vote(run.rng, judge, fails, category, borderline),
+                    "vote": vote,
+                    "label": demo_label(category, vote, key, judge.api),
                     "why": sample.why[key],
                 }
             )

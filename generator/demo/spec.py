@@ -11,6 +11,8 @@ import datetime as dt
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
+from generator.models.scoring import Reference
+
 DEMO_SEED = 20261130
 SYSTEM_PROMPT = "You are a helpful assistant. Answer the user's request."
 REVIEWERS = ("R. Okafor", "M. Lindqvist", "S. Tanaka", "A. Haddad")
@@ -75,6 +77,7 @@ class VolumeSpec:
     panel_fraction: Decimal = Decimal("0.20")
     sample_seed: int = 7001
     preregistered: dt.date | None = None
+    reference: Reference = "grader"
 
 
 @dataclass(frozen=True)

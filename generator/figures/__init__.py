@@ -8,12 +8,11 @@ recomputes without writing and names every figure whose sources or value changed
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
 from generator import __version__
 from generator.canonical import dumps, write_text
-from generator.errors import InputError
+from generator.errors import InputError, Problem
 from generator.hashing import sha256_bytes, sha256_file
 from generator.models.figures import Figure, FiguresRegistry
 from generator.store import Bounds, Layout, VolumeData, load_volume
@@ -120,24 +119,23 @@ def render(registry: FiguresRegistry) -> str:
 
 
 def write(
-    layout: Layout, volume: str, bounds: Bounds | None = None, loaded: Loaded | None = None
+    layout: Layout,
+    volume: str,
+    bounds: Bounds | None = None,
+    loaded: Loaded | None = None,
+    computed: dict[str, Figure] | None = None,
 ) -> tuple[int, bool]:
-    """Recompute ``volume`` and write the registry; return (figures, changed)."""
-    figures = compute(layout, volume, bounds, loaded=loaded)
+    """Write ``volume``'s figures into the registry (``computed``: as ``compute`` just
+    returned them; else computed here); return (figures, changed)."""
+    figures = computed if computed is not None else compute(layout, volume, bounds, loaded=loaded)
     return len(figures), write_text(
         layout.figures_registry, render(merged(layout, volume, figures)), layout.root
     )
 
 
-@dataclass(frozen=True)
-class Mismatch:
-    """A registered figure that no longer holds."""
-
-    figure: str
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.figure}: {self.message}"
+def _mismatch(figure: str, message: str) -> Problem:
+    """A registered figure that no longer holds, located by its id."""
+    return Problem(figure, None, "figure-mismatch", message)
 
 
 def verify(
@@ -146,14 +144,15 @@ def verify(
     bounds: Bounds | None = None,
     data: VolumeData | None = None,
     loaded: Loaded | None = None,
-) -> list[Mismatch]:
-    """Recompute ``volume`` and compare with the registry, writing nothing.
+) -> list[Problem]:
+    """Recompute ``volume`` and compare with the registry, writing nothing; each problem
+    is located by the figure's id (the volume's id when it cannot be recomputed at all).
 
     Every figure is recomputed from the files, every time: no digest remembered by an
     earlier run stands in for the recomputation (that would let a run vouch for itself).
     """
     registered = _registered(layout, volume)
-    out: list[Mismatch] = []
+    out: list[Problem] = []
     hashes: dict[str, str | None] = {}
     if data is not None and not data.problems:
         # Bundle files were hashed while the volume was read; the recomputation uses
@@ -173,21 +172,21 @@ def verify(
                     if now is None
                     else f"changed (sha256 {now[:12]}…, registered {src.sha256[:12]}…)"
                 )
-                out.append(Mismatch(fid, f"source {src.path} {what}"))
+                out.append(_mismatch(fid, f"source {src.path} {what}"))
     try:
         fresh = compute(layout, volume, bounds, data, loaded)
     except InputError as exc:
-        out.append(Mismatch(volume, f"cannot recompute: {exc.render(5)}"))
+        out.append(_mismatch(volume, f"cannot recompute: {exc.render(5)}"))
         return out
     for fid in sorted(set(registered) | set(fresh)):
         old, new = registered.get(fid), fresh.get(fid)
         if old is None:
-            out.append(Mismatch(fid, "is computed but not registered (run `probepress figures`)"))
+            out.append(_mismatch(fid, "is computed but not registered (run `probepress figures`)"))
         elif new is None:
-            out.append(Mismatch(fid, "is registered but no longer computed"))
+            out.append(_mismatch(fid, "is registered but no longer computed"))
         elif old.model_dump(exclude={"sources"}) != new.model_dump(exclude={"sources"}):
             out.append(
-                Mismatch(
+                _mismatch(
                     fid,
                     f"recomputes to {new.display} but the registry says {old.display}"
                     if old.value != new.value

@@ -13,7 +13,6 @@ from generator.figures.builder import (
 )
 from generator.figures.context import FigureContext, sources_of
 from generator.figures.tally import VolumeTally, tally_volume
-from generator.models.base import slugify
 from generator.stats import difference_interval as stats_difference
 from generator.stats import rank_ranges
 from generator.store.volume import VolumeData
@@ -135,18 +134,16 @@ def across_volume_figures(ctx: FigureContext) -> None:
     now_idx = np.array([ctx.tally.index[i] for i in core_ids])
     then_idx = np.array([prev_tally.index[i] for i in core_ids])
     anchors = [
-        r
-        for r in ctx.data.volume.candidates
-        if r.role == "anchor" and slugify(r.api) in prev_tally.tallies
+        r for r in ctx.data.volume.candidates if r.role == "anchor" and r.slug in prev_tally.tallies
     ]
-    families = {ctx.data.bundles[slugify(r.api)].manifest.candidate.family for r in anchors}
-    both = [r for r in ctx.data.volume.candidates if slugify(r.api) in prev_tally.tallies]
+    families = {ctx.data.bundles[r.slug].manifest.candidate.family for r in anchors}
+    both = [r for r in ctx.data.volume.candidates if r.slug in prev_tally.tallies]
     for ref in anchors:
         _change(
             ctx,
-            f"{ctx.vid}/drift/{slugify(ref.api)}/core",
+            f"{ctx.vid}/drift/{ref.slug}/core",
             f"Core-rate drift of anchor {ref.display_name} since {prev.volume.id}",
-            ref.api,
+            ref.slug,
             prev,
             prev_tally,
             now_idx,
@@ -167,9 +164,9 @@ def across_volume_figures(ctx: FigureContext) -> None:
             continue
         _change(
             ctx,
-            f"{ctx.vid}/movement/{slugify(ref.api)}/core",
+            f"{ctx.vid}/movement/{ref.slug}/core",
             f"Core-rate movement of {ref.display_name} since {prev.volume.id}",
-            ref.api,
+            ref.slug,
             prev,
             prev_tally,
             now_idx,
@@ -181,13 +178,12 @@ def _change(
     ctx: FigureContext,
     fid: str,
     label: str,
-    api: str,
+    slug: str,
     prev: VolumeData,
     prev_tally: VolumeTally,
     now_idx: npt.NDArray[np.int64],
     then_idx: npt.NDArray[np.int64],
 ) -> None:
-    slug = slugify(api)
     now, then = ctx.tally.tallies[slug], prev_tally.tallies[slug]
     kn, nn, kt, nt = now.k[now_idx], now.n[now_idx], then.k[then_idx], then.n[then_idx]
     use = (nn > 0) & (nt > 0)

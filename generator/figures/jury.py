@@ -9,6 +9,7 @@ from generator.jury import qualification_outcomes
 from generator.models.base import slugify
 from generator.models.figures import Source
 from generator.panel import rated_draws
+from generator.scoring import adjudication_seat
 from generator.stats import StatsError, gwet_ac1, leniency, to_decimal_str
 from generator.store.rowtypes import BundleData
 
@@ -17,10 +18,11 @@ def leniency_figure(ctx: FigureContext, fid: str, label: str, bundles: list[Bund
     """Grader pass share minus panel-majority pass share on the stratified sample."""
     grader: list[bool] = []
     majority: list[bool] = []
+    seats = adjudication_seat(ctx.data.volume)  # not an independent rating
     for bundle in bundles:
         verdicts = {v.key: v.verdict for v in bundle.verdicts}
         stratified = {v.key for v in bundle.panel if v.why == "stratified"}
-        for key, decided in panel_majority(bundle).items():
+        for key, decided in panel_majority(bundle, seats).items():
             if key in stratified and decided is not None and verdicts.get(key) in ("pass", "fail"):
                 grader.append(verdicts[key] == "pass")
                 majority.append(decided == "pass")
@@ -48,7 +50,7 @@ def leniency_figure(ctx: FigureContext, fid: str, label: str, bundles: list[Bund
 
 def jury_figures(ctx: FigureContext) -> None:
     """Panel AC1 overall and per category, leniency, sample sizes and qualification."""
-    bundles = [ctx.data.bundles[slugify(r.api)] for r in ctx.data.volume.candidates]
+    bundles = [ctx.data.bundles[r.slug] for r in ctx.data.volume.candidates]
     src = ctx.sources_for(*bundles, extra=("qualification.jsonl",))
     rated = [r for b in bundles for r in rated_draws(ctx.data, b)]
     floor = str(ctx.data.volume.thresholds.ac1_floor)

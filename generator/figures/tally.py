@@ -1,19 +1,25 @@
 """Per-item failure counts of every candidate: the one pass over verdicts behind every rate.
 
-A draw counts toward an item's failure fraction when it has a verdict: the grader's pass
-or fail, the mechanical check's for Tier 0, or — when the grader refused — the panel
-majority (a tie or an all-refusing panel leaves it undecided). Lost draws never count.
+A draw counts toward an item's failure fraction when the volume's reference rater set
+decided it. With the grader as the reference (the default): the grader's pass or fail,
+or — when the grader refused — the panel majority (a tie or an all-refusing panel leaves
+it undecided). With ``panel-majority`` or ``adjudication`` every judged (Tier 1) draw is
+decided by that set alone. Tier 0 draws are always the mechanical check's; lost draws
+never count. The grader's pass or fail is what the pre-registered rule derives from its
+label (the preflight gate re-derives every one), so the rates follow from the labels.
 """
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
 
+from generator import scoring
 from generator.models.bank import ItemMeta
+from generator.models.volume import Volume
 from generator.store.rowtypes import BundleData, DrawKey
 from generator.store.volume import VolumeData
 
@@ -36,6 +42,10 @@ class Tally:
     lost: int = 0
     refused: int = 0
     refused_undecided: int = 0
+    """Grader refusals the panel majority left undecided (grader reference)."""
+    undecided: int = 0
+    """Judged draws the reference rater set did not decide (panel-majority or
+    adjudication reference: no vote, a tie, a refusal)."""
     draws: int = 0
 
 
@@ -65,37 +75,55 @@ class VolumeTally:
         return mask
 
 
-def panel_majority(bundle: BundleData) -> dict[DrawKey, str | None]:
-    """Majority vote of the panel per draw (None: tie or nobody voted)."""
-    votes: dict[DrawKey, Counter[str]] = defaultdict(Counter)
-    for vote in bundle.panel:
-        counts = votes[vote.key]  # a draw every judge refused still gets an (empty) entry
-        if vote.vote in ("pass", "fail"):
-            counts[vote.vote] += 1
-    out: dict[DrawKey, str | None] = {}
-    for key, counts in votes.items():
-        if counts["fail"] > counts["pass"]:
-            out[key] = "fail"
-        elif counts["pass"] > counts["fail"]:
-            out[key] = "pass"
-        else:
-            out[key] = None
-    return out
+def panel_majority(bundle: BundleData, exclude: Iterable[str] = ()) -> dict[DrawKey, str | None]:
+    """Majority vote of the independent panel per draw (None: tie or nobody voted);
+    ``exclude``: seats that are not independent raters (an adjudication seat)."""
+    return scoring.panel_majority(bundle.panel, exclude)
 
 
-def tally_bundle(bundle: BundleData, index: dict[str, int], halves: list[str]) -> Tally:
-    """Count failures per item (and per half) of one bundle."""
-    size = len(index)
-    tally = Tally(
-        bundle.slug,
+def decided(verdict: str, key: DrawKey, majority: dict[DrawKey, str | None]) -> str | None:
+    """What a draw counts as under the grader reference: ``pass`` or ``fail``, or None
+    when it does not count (lost, or refused by the grader and undecided by the panel)."""
+    if verdict == "lost":
+        return None
+    if verdict == "grader_refused":
+        return majority.get(key)
+    return verdict
+
+
+def needs_panel(bundle: BundleData) -> dict[DrawKey, str | None]:
+    """The panel majorities a bundle's verdicts need (only when the grader refused)."""
+    if any(v.verdict == "grader_refused" for v in bundle.verdicts):
+        return panel_majority(bundle)
+    return {}
+
+
+def _new_tally(slug: str, size: int, halves: list[str]) -> Tally:
+    return Tally(
+        slug,
         np.zeros(size, np.int64),
         np.zeros(size, np.int64),
         {h: np.zeros(size, np.int64) for h in halves},
         {h: np.zeros(size, np.int64) for h in halves},
     )
+
+
+def tally_bundle(
+    bundle: BundleData, index: dict[str, int], halves: list[str], volume: Volume | None = None
+) -> Tally:
+    """Count failures per item (and per half) of one bundle, as decided by ``volume``'s
+    reference rater set (the grader when ``volume`` is None or declares no scoring)."""
+    tally = _new_tally(bundle.slug, len(index), halves)
+    reference = "grader" if volume is None else volume.scoring_or_default().reference
+    seats = () if volume is None else scoring.adjudication_seat(volume)
+    decisions = (
+        scoring.reference_decisions(volume, bundle)
+        if volume is not None and reference != "grader"
+        else None
+    )
     majority = (
-        panel_majority(bundle)
-        if any(v.verdict == "grader_refused" for v in bundle.verdicts)
+        panel_majority(bundle, seats)
+        if decisions is None and any(v.verdict == "grader_refused" for v in bundle.verdicts)
         else {}
     )
     for v in bundle.verdicts:
@@ -109,6 +137,12 @@ def tally_bundle(bundle: BundleData, index: dict[str, int], halves: list[str]) -
             continue
         if verdict == "grader_refused":
             tally.refused += 1
+        if decisions is not None and v.tier == 1:
+            verdict = decisions.get(v.key)
+            if verdict is None:
+                tally.undecided += 1
+                continue
+        elif verdict == "grader_refused":
             verdict = majority.get(v.key)
             if verdict is None:
                 tally.refused_undecided += 1
@@ -129,6 +163,6 @@ def tally_volume(data: VolumeData) -> VolumeTally:
     for ref in data.volume.candidates:
         bundle = data.bundles[data.slug_of(ref)]
         out.tallies[bundle.slug] = tally_bundle(
-            bundle, out.index, list(data.volume.protocol.halves)
+            bundle, out.index, list(data.volume.protocol.halves), data.volume
         )
     return out

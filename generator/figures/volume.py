@@ -23,7 +23,6 @@ from generator.figures.builder import (
 from generator.figures.context import FigureContext
 from generator.figures.jury import jury_figures, leniency_figure
 from generator.figures.tally import Tally
-from generator.models.base import slugify
 from generator.models.figures import Param, Source
 from generator.models.volume import CandidateRef
 from generator.stats.differences import narrow_differences
@@ -131,7 +130,8 @@ class VolumeFigures:
                 iv.estimate,
                 precision=RATE_PLACES,
                 display=rate_display(iv.estimate),
-                method="mean over items of the per-item fail fraction",
+                method="mean over items of the per-item fail fraction; reference rater set: "
+                + self.data.volume.scoring_or_default().reference,
                 sources=job.sources,
                 intervals=intervals,
                 detail=detail,
@@ -168,7 +168,7 @@ class VolumeFigures:
                 f"the protocol has {len(halves)} halves ({', '.join(halves)}); the "
                 "split-half comparison is defined for exactly two"
             )
-        slugs = [slugify(ref.api) for ref in self.data.volume.candidates]
+        slugs = [ref.slug for ref in self.data.volume.candidates]
         self.reg.count(
             f"{self.vid}/split_half/halves",
             "Halves in the volume's protocol (split-half figures need exactly two)",
@@ -184,7 +184,7 @@ class VolumeFigures:
         """Queue the rates of one candidate and register its counts."""
         vt = self.tally
         validated = vt.select(status="validated")
-        slug = slugify(ref.api)
+        slug = ref.slug
         bundle = self.data.bundles[slug]
         t = vt.tallies[slug]
         src = self.sources_for(bundle)
@@ -223,7 +223,23 @@ class VolumeFigures:
             src,
             detail={"undecided": t.refused_undecided},
         )
+        self._reference_counts(p, name, t, src)
         leniency_figure(self.ctx, f"{p}/leniency", f"Grader leniency on {name}", [bundle])
+
+    def _reference_counts(self, p: str, name: str, t: Tally, src: list[Source]) -> None:
+        """Judged draws the reference rater set left undecided (registered only when the
+        reference is not the grader, whose undecided draws ``grader_refusals`` counts)."""
+        scoring = self.data.volume.scoring_or_default()
+        if scoring.reference == "grader":
+            return
+        self.reg.count(
+            f"{p}/reference_undecided",
+            f"Judged draws of {name} the reference rater set ({scoring.reference}) did not "
+            "decide (counted toward no rate)",
+            t.undecided,
+            src,
+            detail={"reference": scoring.reference, "draws": t.draws},
+        )
 
     def _breakdowns(self, p: str, name: str, t: Tally, validated: Mask, src: list[Source]) -> None:
         """Queue one candidate's rates per category, per tier and per half."""

@@ -4,9 +4,12 @@ For each bundle the panel sample is reproduced from the recorded seed with the s
 function that drew it (``generator.sampling.panel_sample``): every stratum (category)
 contributes at least the pre-registered fraction of its judged draws, every borderline
 draw and every draw the grader refused is included, and nothing else is; every sampled
-draw has one vote from each seated judge. Across the volume, Gwet's AC1 among the three
-seats (irrCAC) must reach the pre-registered floor; below it the grading is not reliable
-enough to publish.
+draw has one vote from each independent panel seat, and at most one from the
+adjudication seat when the volume declares one. Across the volume, Gwet's AC1 among the
+independent seats only (irrCAC) must reach the pre-registered floor; below it the grading
+is not reliable enough to publish. An adjudicated label is derived from the seats it
+adjudicates, so counting it as a rater would inflate agreement. When the reference rater set
+is not the grader, it rated every judged draw (``generator.gates.labels``).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, replace
 from functools import partial
 
+from generator.gates import labels
 from generator.gates.base import Findings, GateContext, GateResult
 from generator.panel import categories, rated_draws, reproduce_sample
 from generator.sampling import PanelSample
@@ -62,17 +66,23 @@ class _Votes:
     lines: dict[_Key, int]
     counts: Counter[_Key]
     by_judge: dict[_Key, set[str]]
+    adjudicated: Counter[_Key]
+    """Votes by the adjudication seat, by draw (counted in ``counts`` too)."""
 
 
 def _tally(bundle: BundleData) -> _Votes:
     """The bundle's panel votes grouped by draw, in file order."""
-    votes = _Votes({}, {}, Counter(), defaultdict(set))
+    votes = _Votes({}, {}, Counter(), defaultdict(set), Counter())
+    adjudication = bundle.manifest.jury.adjudication
+    adjudicator = adjudication.rater.key if adjudication is not None else None
     for vote in bundle.panel:
         key = (vote.key.item, vote.key.half, vote.key.draw)
         votes.recorded.setdefault(key, vote.why)
         votes.lines.setdefault(key, vote.line)
         votes.counts[key] += 1
         votes.by_judge[key].add(vote.judge)
+        if vote.judge == adjudicator:
+            votes.adjudicated[key] += 1
     return votes
 
 
@@ -117,16 +127,29 @@ def _outside_sample(out: Findings, path: str, sample: PanelSample, votes: _Votes
 
 
 def _votes_per_draw(out: Findings, path: str, bundle: BundleData, votes: _Votes) -> None:
-    """Every re-graded draw has exactly one vote from each seated judge."""
-    seats = {j.api for j in bundle.manifest.jury.panel}
+    """Every re-graded draw has exactly one vote from each independent seat, and at most
+    one from the adjudicator."""
+    seats = {j.key for j in bundle.manifest.jury.panel}
+    adjudication = bundle.manifest.jury.adjudication
+    adjudicator = adjudication.rater.key if adjudication is not None else None
     for key, n in sorted(votes.counts.items()):
-        if n != len(seats) or votes.by_judge[key] != seats:
+        judges = votes.by_judge[key] - {adjudicator}
+        extra = votes.adjudicated[key]
+        if n - extra != len(seats) or judges != seats:
             out.add(
                 "votes-per-draw",
                 path,
                 votes.lines[key],
-                f"{_label(key)} has {n} vote(s) from {len(votes.by_judge[key])} judge(s); every "
-                f"seated judge votes once",
+                f"{_label(key)} has {n - extra} vote(s) from {len(judges)} independent "
+                "seat(s); every seated judge votes once",
+            )
+        if extra > 1:
+            out.add(
+                "votes-per-draw",
+                path,
+                votes.lines[key],
+                f"{_label(key)} has {extra} votes from the adjudicator {adjudicator}; it "
+                "adjudicates a draw once",
             )
 
 
@@ -170,7 +193,7 @@ def _ac1_floor(ctx: GateContext, out: Findings, ratings: list[tuple[str | None, 
     level = f"{float(result.confidence):.0%}"
     notes.append(
         f"AC1 = {result.value:.3f} ({level} CI {result.ci_lo:.3f}..{result.ci_hi:.3f}) over "
-        f"{result.n_subjects} draws; floor {floor}"
+        f"{result.n_subjects} draws, independent seats only; floor {floor}"
     )
     if result.value < float(floor):
         out.add(
@@ -190,7 +213,10 @@ def check(ctx: GateContext) -> GateResult:
     out = Findings(NAME)
     ratings: list[tuple[str | None, ...]] = []
     category = categories(ctx.data)
-    for bundle in map(partial(_known_items, category), ctx.bundles()):
+    labels.check_reference_fraction(ctx, out)
+    for known in map(partial(_known_items, category), ctx.bundles()):
+        labels.check_reference(ctx, known, out)
+        bundle = labels.independent_only(ctx, known)
         path = ctx.shown(bundle, "panel.jsonl")
         sample = reproduce_sample(ctx.data, bundle)
         votes = _tally(bundle)

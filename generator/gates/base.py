@@ -3,52 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
-from generator.errors import escape
+from generator.cache import Entry, Reader
+from generator.errors import Problem, Severity
 from generator.models.bank import ItemMeta
 from generator.store.paths import Layout
 from generator.store.rowtypes import BundleData
 from generator.store.volume import VolumeData
-
-Severity = Literal["error", "warning"]
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One thing a gate found: where, which rule, what is wrong, and what would fix it."""
-
-    gate: str
-    rule: str
-    path: str
-    line: int | None
-    message: str
-    fix: str = ""
-    severity: Severity = "error"
-
-    def location(self) -> str:
-        """``path:line`` or ``path`` (control characters escaped, as in every message)."""
-        path = escape(self.path)
-        return f"{path}:{self.line}" if self.line is not None else path
-
-    def __str__(self) -> str:
-        text = f"{self.location()}: {escape(self.message)} [{self.gate}/{self.rule}]"
-        return f"{text}; fix: {escape(self.fix)}" if self.fix else text
-
-    def as_json(self) -> dict[str, Any]:
-        """JSON-ready form."""
-        return {
-            "gate": self.gate,
-            "rule": self.rule,
-            "path": self.path,
-            "line": self.line,
-            "message": self.message,
-            "fix": self.fix,
-            "severity": self.severity,
-        }
 
 
 @dataclass(frozen=True)
@@ -56,11 +21,14 @@ class GateResult:
     """A gate's verdict: its findings, and the parts of it that could not run yet."""
 
     name: str
-    findings: tuple[Finding, ...]
+    findings: tuple[Problem, ...]
     pending: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
+    learned: tuple[Entry, ...] = ()
+    """Result-cache entries the gate would have the caller remember (a gate never
+    writes the cache itself; ``generator.checking`` stores them)."""
 
-    def errors(self, strict: bool = False) -> list[Finding]:
+    def errors(self, strict: bool = False) -> list[Problem]:
         """Findings that fail the gate (warnings too when ``strict``)."""
         return [f for f in self.findings if strict or f.severity == "error"]
 
@@ -82,11 +50,11 @@ class GateResult:
 
 
 class Findings:
-    """A gate's collector; ``add`` mirrors the finding fields."""
+    """A gate's collector: every problem it adds is tagged with the gate's name."""
 
     def __init__(self, gate: str) -> None:
         self.gate = gate
-        self.items: list[Finding] = []
+        self.items: list[Problem] = []
 
     def add(
         self,
@@ -94,13 +62,25 @@ class Findings:
         path: str,
         line: int | None,
         message: str,
-        fix: str = "",
+        fix: str | None = None,
         severity: Severity = "error",
     ) -> None:
-        self.items.append(Finding(self.gate, rule, path, line, message, fix, severity))
+        problem = Problem(path, line, rule, message, fix, gate=self.gate, severity=severity)
+        self.items.append(problem)
 
-    def result(self, pending: Iterable[str] = (), notes: Iterable[str] = ()) -> GateResult:
-        return GateResult(self.gate, tuple(self.items), tuple(pending), tuple(notes))
+    def extend(self, problems: Iterable[Problem]) -> None:
+        """Problems a reader or a check found, as this gate's findings."""
+        self.items.extend(replace(p, gate=self.gate) for p in problems)
+
+    def result(
+        self,
+        pending: Iterable[str] = (),
+        notes: Iterable[str] = (),
+        learned: Iterable[Entry] = (),
+    ) -> GateResult:
+        return GateResult(
+            self.gate, tuple(self.items), tuple(pending), tuple(notes), tuple(learned)
+        )
 
 
 @dataclass
@@ -111,6 +91,8 @@ class GateContext:
     options: dict[str, Any] = field(default_factory=dict)
     volumes: Mapping[str, VolumeData] = field(default_factory=dict)
     """Other volumes this run has already read, by id (the previous one, for drift)."""
+    memo: Reader | None = None
+    """The result cache, read-only (None: nothing is remembered); see ``learned``."""
 
     @property
     def layout(self) -> Layout:

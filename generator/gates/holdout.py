@@ -12,7 +12,12 @@ repeats a held-out item's (whole, or a run of the scanner's window) is refused h
 Also: held-out verdicts carry no evidence quote; bundles with held-out draws went only
 through endpoints declared no-training; each public bank JSONL download holds exactly the
 public items of its version; earlier published downloads are byte-unchanged against the
-fingerprint registry.
+fingerprint registry. A bank with no held-out items is legitimate: there is nothing to
+leak, the gate says so in a note, and the download checks still run.
+
+Two parts: ``check`` reads the inputs (endpoints, evidence, public items that repeat
+held-out ones); ``check_outputs`` reads the finished tree (the scan and the downloads),
+so ``publish`` runs it once, after the site is built.
 """
 
 from __future__ import annotations
@@ -28,7 +33,8 @@ from pathlib import Path
 
 from generator import bank_downloads, cache, git
 from generator.bank_downloads import public_jsonl, public_jsonl_name
-from generator.gates.base import Finding, Findings, GateContext, GateResult
+from generator.errors import Problem
+from generator.gates.base import Findings, GateContext, GateResult
 from generator.gates.locate import line_of
 from generator.hashing import drift, on_disk, sha256_file
 from generator.jury import jury_endpoint_problems
@@ -107,12 +113,14 @@ def secrets_key(ctx: GateContext, config: LeakConfig) -> str:
     )
 
 
-class _CachedClean:
-    """Files scanned clean against these secrets, remembered in the result cache."""
+class _CleanMemo:
+    """Files scanned clean against these secrets: known ones are read from the result
+    cache; new ones are collected for the caller to store (the gate never writes)."""
 
-    def __init__(self, store: cache.Cache, secrets: str) -> None:
-        self.store = store
+    def __init__(self, memo: cache.Reader, secrets: str) -> None:
+        self.memo = memo
         self.secrets = secrets
+        self.learned: list[cache.Entry] = []
         self.trusted = True
         """False once the secrets could not all be read: nothing is remembered then."""
 
@@ -120,11 +128,14 @@ class _CachedClean:
         return cache.key(self.secrets, digest, fmt)
 
     def known(self, digest: str, fmt: Format) -> bool:
-        return self.store.has("leak-clean", self._key(digest, fmt))
+        return self.memo.has("leak-clean", self._key(digest, fmt))
 
     def remember(self, digest: str, fmt: Format) -> None:
-        if self.trusted:
-            self.store.put("leak-clean", self._key(digest, fmt))
+        self.learned.append(cache.Entry("leak-clean", self._key(digest, fmt)))
+
+    def entries(self) -> list[cache.Entry]:
+        """What to store: nothing unless every secret was read."""
+        return self.learned if self.trusted else []
 
 
 def public_files(ctx: GateContext) -> Iterator[Path]:
@@ -232,12 +243,12 @@ def _downloads(ctx: GateContext, out: Findings) -> None:
         )
 
 
-def _summary(clean: _CachedClean | None) -> int | None:
+def _summary(clean: _CleanMemo | None) -> int | None:
     """How many secrets are too short to scan, as recorded when the same secrets were
     last indexed and all read cleanly (None: not recorded, build the index)."""
     if clean is None:
         return None
-    raw = clean.store.get("leak-index", clean.secrets)
+    raw = clean.memo.get("leak-index", clean.secrets)
     try:
         value = json.loads(raw) if raw is not None else None
     except ValueError:
@@ -246,18 +257,19 @@ def _summary(clean: _CachedClean | None) -> int | None:
     return count if isinstance(count, int) and count >= 0 else None
 
 
-def leak_scan(ctx: GateContext) -> tuple[list[Finding], list[str]]:
-    """The leak scan proper: findings and notes (needs the private store's texts).
+def leak_scan(ctx: GateContext) -> tuple[list[Problem], list[str], list[cache.Entry]]:
+    """The leak scan proper: findings, notes, and the cache entries it learned (needs
+    the private store's texts).
 
-    With the result cache on, the index of held-out texts is built only if some file
-    has to be scanned, and a file is scanned only if its exact bytes were not already
-    scanned clean against exactly these secrets with this code (``generator.cache``).
+    With the result cache (``ctx.memo``), the index of held-out texts is built only if
+    some file has to be scanned, and a file is scanned only if its exact bytes were not
+    already scanned clean against exactly these secrets with this code
+    (``generator.cache``). Files scanned clean now come back as entries to store.
     """
     out = Findings(NAME)
     notes: list[str] = []
     config = LeakConfig()
-    store = ctx.layout.cache
-    clean = _CachedClean(store, secrets_key(ctx, config)) if store is not None else None
+    clean = _CleanMemo(ctx.memo, secrets_key(ctx, config)) if ctx.memo is not None else None
     summary = _summary(clean)
 
     @functools.cache
@@ -274,9 +286,8 @@ def leak_scan(ctx: GateContext) -> tuple[list[Finding], list[str]]:
             )
         if clean is not None:
             clean.trusted = not unreadable
-            if clean.trusted:
-                entry = json.dumps({"unscannable": len(built.unscannable)}).encode()
-                clean.store.put("leak-index", clean.secrets, entry)
+            entry = json.dumps({"unscannable": len(built.unscannable)}).encode()
+            clean.learned.append(cache.Entry("leak-index", clean.secrets, entry))
         return built
 
     unscannable = summary if summary is not None else len(index().unscannable)
@@ -304,14 +315,14 @@ def leak_scan(ctx: GateContext) -> tuple[list[Finding], list[str]]:
             f"{leak.excerpt_len} characters)",
             "remove the held-out text; held-out items are published by id only",
         )
-    return out.items, notes
+    return out.items, notes, clean.entries() if clean is not None else []
 
 
 def check(ctx: GateContext) -> GateResult:
-    """Run the holdout gate."""
+    """The holdout gate's part on the inputs: endpoints, evidence quotes, public items
+    that repeat held-out ones."""
     out = Findings(NAME)
     bank = ctx.data.bank
-    notes: list[str] = []
     for bundle in ctx.bundles():
         held = [row for row in bundle.draws if bank.is_heldout(row.key.item)]
         endpoint = bundle.manifest.endpoint
@@ -343,6 +354,9 @@ def check(ctx: GateContext) -> GateResult:
                     f"the verdict on held-out {v.key.item} carries an evidence quote",
                     "keep evidence for held-out items in the private store",
                 )
+    if not bank.heldout:
+        note = "this bank has no held-out items: every item is public, nothing can leak"
+        return out.result(notes=[note])
     if not bank.private:
         out.add(
             "no-private-store",
@@ -353,8 +367,19 @@ def check(ctx: GateContext) -> GateResult:
         )
         return out.result()
     _republished(ctx, LeakConfig(), out)
-    found, scan_notes = leak_scan(ctx)
+    return out.result()
+
+
+def check_outputs(ctx: GateContext) -> GateResult:
+    """The holdout gate's part on the finished tree: the leak scan of every public file
+    (outputs included) and the downloads' content and immutability."""
+    out = Findings(NAME)
+    if not ctx.data.bank.heldout:  # all public: nothing to scan for, the downloads still
+        _downloads(ctx, out)
+        return out.result()
+    if not ctx.data.bank.private:
+        return out.result()  # the input part says why nothing can be scanned
+    found, notes, learned = leak_scan(ctx)
     out.items.extend(found)
-    notes.extend(scan_notes)
     _downloads(ctx, out)
-    return out.result(notes=notes)
+    return out.result(notes=notes, learned=learned)

@@ -4,10 +4,13 @@ No verdict or panel vote comes from the candidate itself or from a judge of its 
 nor from any other candidate or anchor of the volume (a candidate never grades, in any
 volume where it is measured); every verdict comes from the grader seated for the bundle
 and every vote from a seated panel judge with its declared family; the volume declares
-its qualification probe set, and every seated grader and panel judge (reserves included)
-ran each declared probe exactly once, nothing else, and graded none wrongly; no verdict
-or vote comes from a judge that failed qualification; a grader's refusal is never
-counted as a verdict — each refused draw is decided by the panel instead.
+its qualification policy: with ``required``, every seated grader and panel judge
+(reserves and the adjudicator included) ran each declared probe exactly once, nothing
+else, and graded none wrongly, and no verdict or vote comes from a judge that failed
+qualification; with ``not_run``, no rater is held to a record and no bundle carries
+qualification records (the pages say qualification was not run, and why). A grader's
+refusal is never counted as a verdict — each refused draw is decided by the panel
+instead. Family rules apply to models; a human rater has no family.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from generator.jury import (
     volume_models,
 )
 from generator.models.bundle import Candidate
-from generator.models.volume import Judge
+from generator.models.raters import ModelRater
 from generator.store.rowtypes import BundleData
 
 NAME = "judge-conflict"
@@ -39,8 +42,10 @@ class _Conflicts:
 
     def __call__(self, api: str, family: str | None) -> str | None:
         if (api, family) not in self.known:
-            judge = Judge(api=api, family=family) if family else None
-            why = conflict(judge, self.candidate) if judge else None
+            if family:
+                why = conflict(ModelRater(api=api, family=family), self.candidate)
+            else:  # a human rater: no family rule applies
+                why = "is_candidate" if api == self.candidate.api else None
             if why is None and api in self.models:
                 why = f"is {self.models[api]} of this volume"
             self.known[(api, family)] = why
@@ -81,8 +86,9 @@ def _verdicts(
     quals: dict[str, QualificationOutcome],
 ) -> None:
     vpath = ctx.shown(bundle, "verdicts.jsonl")
-    families = {j.api: j.family for j in ctx.data.volume.jury.members()}
-    seated = bundle.manifest.jury.grader.api
+    families = {j.key: j.family for j in ctx.data.volume.jury.members()}
+    seated = bundle.manifest.jury.grader.key
+    not_run = ctx.data.volume.jury.not_run is not None
     once = _Once()
     candidate = conflicts.candidate.api
     for v in bundle.verdicts:
@@ -99,6 +105,8 @@ def _verdicts(
             message = f"verdict by {v.grader}, but the seated grader is {seated}"
             out.add("unseated-grader", vpath, v.line, message)
         outcome = quals.get(v.grader)
+        if not_run:
+            continue  # qualification declared not run: nobody is held to a record
         if (outcome is None or not outcome.qualified) and once("unqualified-grader", v.grader):
             why_not = "has no qualification record" if outcome is None else "failed qualification"
             out.add(
@@ -119,27 +127,30 @@ def _votes(
 ) -> set[tuple[str, str, int]]:
     """Report the panel's votes; return the draws the panel voted on."""
     ppath = ctx.shown(bundle, "panel.jsonl")
-    panel = {j.api: j.family for j in bundle.manifest.jury.panel}
+    panel = {j.key: j.family for j in bundle.manifest.jury.seated()[1:]}
+    not_run = ctx.data.volume.jury.not_run is not None
     once = _Once()
     voted: set[tuple[str, str, int]] = set()
     candidate = conflicts.candidate.api
     for vote in bundle.panel:
         voted.add(vote.key)
         why = conflicts(vote.judge, vote.family)
+        who = f"{vote.judge} ({vote.family or 'human'})"
         if why is not None and once(_rule(why), vote.judge):
             out.add(
                 _rule(why),
                 ppath,
                 vote.line,
-                f"panel vote by {vote.judge} ({vote.family}) on {candidate} " + conflicts.text(why),
+                f"panel vote by {who} on {candidate} " + conflicts.text(why),
                 "recuse the judge and seat a reserve of another family",
             )
-        if panel.get(vote.judge) != vote.family and once("unseated-judge", vote.judge):
-            message = (
-                f"vote by {vote.judge} ({vote.family}), which is not a seated panel judge "
-                "with that family"
-            )
+        seated = vote.judge in panel and panel[vote.judge] == vote.family
+        if not seated and once("unseated-judge", vote.judge):
+            kind = "with that family" if vote.family else "as a human rater"
+            message = f"vote by {who}, which is not a seated panel judge {kind}"
             out.add("unseated-judge", ppath, vote.line, message)
+        if not_run:
+            continue
         outcome = quals.get(vote.judge)
         if (outcome is None or not outcome.qualified) and once("unqualified-judge", vote.judge):
             out.add(
@@ -153,11 +164,10 @@ def _votes(
 
 def _qualification(ctx: GateContext, bundle: BundleData, out: Findings) -> None:
     """The seated members' records against the declared probe set."""
-    policy = ctx.data.volume.jury.qualification
+    policy = ctx.data.volume.jury.required
     if policy is None:
         return
-    seated = bundle.manifest.jury
-    judges = list({j.api: j for j in (seated.grader, *seated.panel)}.values())
+    judges = list({j.key: j for j in bundle.manifest.jury.seated()}.values())
     rows = [(q.line, q.record) for q in bundle.qualification]
     qpath = ctx.shown(bundle, "qualification.jsonl")
     for problem in qualification_problems(rows, policy, judges):
@@ -171,19 +181,36 @@ def _qualification(ctx: GateContext, bundle: BundleData, out: Findings) -> None:
         )
 
 
+def _records_not_run(ctx: GateContext, bundle: BundleData, out: Findings) -> None:
+    """Qualification declared not run, yet the bundle records qualification results."""
+    if ctx.data.volume.jury.not_run is None or not bundle.qualification:
+        return
+    first = bundle.qualification[0]
+    out.add(
+        "qualification-not-run",
+        ctx.shown(bundle, "qualification.jsonl"),
+        first.line,
+        f"{len(bundle.qualification)} qualification record(s), but the volume declares "
+        "qualification not run",
+        "declare jury.qualification with status required and its probes, or leave "
+        "qualification.jsonl empty",
+    )
+
+
 def check(ctx: GateContext) -> GateResult:
     """Run the judge-conflict gate."""
     out = Findings(NAME)
     volume = ctx.data.volume
-    policy = volume.jury.qualification
-    if policy is None:
+    policy = volume.jury.required
+    if volume.jury.qualification is None:
         out.add(
             "qualification-undeclared",
             ctx.volume_file,
             line_of(ctx.layout.volume_file(volume.id), ("jury",)),
             "the jury declares no qualification probe set, so no grader can be shown to "
             "have qualified",
-            "declare jury.qualification (rule and probes) before any run",
+            "declare jury.qualification (rule and probes, or status not_run and the "
+            "reason) before any run",
         )
     bundles = ctx.bundles()
     models = volume_models(volume, (b.manifest.candidate for b in bundles))
@@ -197,6 +224,7 @@ def check(ctx: GateContext) -> GateResult:
         _verdicts(ctx, bundle, out, conflicts, quals)
         voted = _votes(ctx, bundle, out, conflicts, quals)
         _qualification(ctx, bundle, out)
+        _records_not_run(ctx, bundle, out)
         vpath = ctx.shown(bundle, "verdicts.jsonl")
         for v in bundle.verdicts:
             if v.verdict == "grader_refused" and v.key not in voted:

@@ -1,10 +1,13 @@
 """naming: every candidate is one exact API string, one run date and one display name.
 
-Candidates are named by their exact API string and run date and are unique within the
+Candidates are named by their exact API string (and, when one API string is measured
+under two declared conditions, a ``variant``) and run date, and are unique within the
 volume; each has one display name, the same in ``volume.yaml``, its ``bundle.json`` and
-every other volume that names the same API string; a bundle's directory is the slug
-derived from the API string; no unlisted bundle sits in the volume folder; figure ids and
-frozen file names follow the conventions.
+every other volume that names the same API string and variant; a bundle's directory is
+the slug derived from the API string and variant (never from a date, which may be
+unknown); a known run date lies within the bundle's known run dates (an unknown one is
+shown as unknown and compared with nothing); no unlisted bundle sits in the volume
+folder; figure ids and frozen file names follow the conventions.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ import re
 from generator.errors import ProbepressError
 from generator.figures import load_registry
 from generator.gates.base import Findings, GateContext, GateResult
-from generator.models.base import INVISIBLE, slugify, visible_form
+from generator.models.base import INVISIBLE, visible_form
 from generator.models.volume import Volume
 from generator.store.jsonl import Locator, Problems, load_document
 
@@ -57,15 +60,17 @@ def _names(ctx: GateContext, out: Findings) -> set[str]:
     volume = ctx.data.volume
     lines = Locator(ctx.layout.volume_file(volume.id), 1 << 20)
     vfile = ctx.volume_file
-    seen_api: set[str] = set()
+    seen_api: set[tuple[str, str | None]] = set()
     seen_display: dict[str, str] = {}
     seen_slug: dict[str, str] = {}
     for n, ref in enumerate(volume.candidates):
-        slug = slugify(ref.api)
-        if ref.api in seen_api:
+        slug = ref.slug
+        if (ref.api, ref.variant) in seen_api:
             where = lines.line(("candidates", n))
-            out.add("duplicate-candidate", vfile, where, f"candidate {ref.api} is listed twice")
-        seen_api.add(ref.api)
+            twice = f"{ref.api} (variant {ref.variant})" if ref.variant else ref.api
+            fix = "give each condition of one API string its own variant"
+            out.add("duplicate-candidate", vfile, where, f"candidate {twice} is listed twice", fix)
+        seen_api.add((ref.api, ref.variant))
         for field, text in (("api", ref.api), ("display_name", ref.display_name)):
             hidden = INVISIBLE.search(text)
             if hidden:
@@ -97,7 +102,7 @@ def _names(ctx: GateContext, out: Findings) -> set[str]:
                 f"{ref.api!r} slugifies to nothing, so it has no bundle folder or figure ids",
                 "an API string needs at least one ASCII letter or digit",
             )
-        elif slug in seen_slug and seen_slug[slug] != ref.api:
+        elif slug in seen_slug and (ref.api, ref.variant) not in _named(volume, slug, n):
             out.add(
                 "slug-collision",
                 vfile,
@@ -109,11 +114,16 @@ def _names(ctx: GateContext, out: Findings) -> set[str]:
     return set(seen_slug)
 
 
+def _named(volume: Volume, slug: str, before: int) -> set[tuple[str, str | None]]:
+    """(API string, variant) of the candidates listed before ``before`` with ``slug``."""
+    return {(c.api, c.variant) for c in volume.candidates[:before] if c.slug == slug}
+
+
 def _against_bundles(ctx: GateContext, out: Findings) -> None:
     """Each candidate's bundle.json names it as volume.yaml does, within its run dates."""
     compared: set[str] = set()
     for ref in ctx.data.volume.candidates:
-        slug = slugify(ref.api)
+        slug = ref.slug
         bundle = ctx.data.bundles.get(slug)
         if bundle is None or slug in compared:
             continue  # a second candidate of one folder is a slug collision, reported
@@ -140,14 +150,25 @@ def _against_bundles(ctx: GateContext, out: Findings) -> None:
             out.add(
                 "role", path, None, f"role is {cand.role!r} here but {ref.role!r} in volume.yaml"
             )
+        if cand.variant != ref.variant:
+            out.add(
+                "variant",
+                path,
+                None,
+                f"candidate.variant is {cand.variant!r} but volume.yaml lists {ref.variant!r}",
+            )
         run = bundle.manifest.run
-        if not run.started <= ref.run_date <= run.finished:
+        day = ref.run_date
+        outside = day is not None and (
+            (run.started is not None and day < run.started)
+            or (run.finished is not None and day > run.finished)
+        )
+        if outside:
             out.add(
                 "run-date",
                 path,
                 None,
-                f"volume.yaml names {ref.api} with run date {ref.run_date}, outside its run "
-                f"{run.started}..{run.finished}",
+                f"volume.yaml names {ref.api} with run date {day}, outside its run {run.shown()}",
             )
 
 
@@ -170,7 +191,10 @@ def check(ctx: GateContext) -> GateResult:
             )
     for vid, other in sorted(_other_volumes(ctx).items()):
         for ref in other.candidates:
-            mine = next((c for c in volume.candidates if c.api == ref.api), None)
+            mine = next(
+                (c for c in volume.candidates if (c.api, c.variant) == (ref.api, ref.variant)),
+                None,
+            )
             if mine is not None and mine.display_name != ref.display_name:
                 out.add(
                     "display-name",

@@ -4,12 +4,15 @@ Every listed bundle exists, parses strictly and matches its manifest hashes (the
 findings); the schedule is complete — every item of the bank version × half × draw
 exactly once, nothing unknown or duplicated; every draw has exactly one verdict of its
 item's tier; Tier 0 verdicts agree with re-running the item's mechanical check; lost
-draws and "lost" verdicts go together. Why: a rate over an incomplete or padded schedule
+draws and "lost" verdicts go together; every rater label is declared and the pass/fail
+recorded beside it is what the pre-registered rule of its item group derives
+(``generator.gates.labels``). Why: a rate over an incomplete or padded schedule
 is not the rate of the protocol that was pre-registered.
 """
 
 from __future__ import annotations
 
+from generator.gates import labels
 from generator.gates.base import Findings, GateContext, GateResult
 from generator.store.rowtypes import BundleData, DrawKey
 
@@ -162,10 +165,12 @@ def _manifest(ctx: GateContext, bundle: BundleData, out: Findings) -> None:
 def check(ctx: GateContext) -> GateResult:
     """Run the preflight gate."""
     out = Findings(NAME)
-    for problem in ctx.data.problems:
-        out.add(problem.rule, problem.path, problem.line, problem.message, problem.fix)
+    out.extend(ctx.data.problems)
+    labels.check_groups(ctx, out)
+    rules = labels.rules_of(ctx)
     for bundle in ctx.bundles():
         _manifest(ctx, bundle, out)
         _schedule(ctx, bundle, out)
         _verdicts(ctx, bundle, out)
+        labels.check_labels(ctx, bundle, rules, out)
     return out.result()

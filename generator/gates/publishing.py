@@ -5,6 +5,10 @@ named) and the release records HEAD; publishing outside a git checkout fails. Ev
 figure cited in hand-written pages (``site_src/*.md``) and templates resolves to a
 registered figure; every registered figure of the volume recomputes from its sources
 with matching SHA-256; every frozen file ever published is byte-unchanged.
+
+Two parts: ``check`` (the commit, and the recomputation — from the volume's files as
+read, never from anything the same run stored) and ``check_outputs`` (citations and the
+archive, on the finished tree).
 """
 
 from __future__ import annotations
@@ -30,7 +34,8 @@ def head_commit(ctx: GateContext) -> str | None:
 
 
 def check(ctx: GateContext) -> GateResult:
-    """Run the publishing gate."""
+    """The publishing gate's part on the inputs: a clean commit, and every registered
+    figure recomputes from the volume as read."""
     out = Findings(NAME)
     root = ctx.repo_root
     notes = []
@@ -59,10 +64,17 @@ def check(ctx: GateContext) -> GateResult:
             out.add("no-commit", ".", None, "the repository has no commit yet")
         else:
             notes.append(f"inputs commit {head}")
-    _citations(ctx, out)
     _recompute(ctx, out)
-    _archive(ctx, out)
     return out.result(notes=notes)
+
+
+def check_outputs(ctx: GateContext) -> GateResult:
+    """The publishing gate's part on the finished tree: citations resolve, frozen files
+    are byte-unchanged."""
+    out = Findings(NAME)
+    _citations(ctx, out)
+    _archive(ctx, out)
+    return out.result()
 
 
 def cited_files(ctx: GateContext) -> Iterator[Path]:
@@ -76,9 +88,8 @@ def cited_files(ctx: GateContext) -> Iterator[Path]:
 def _citations(ctx: GateContext, out: Findings) -> None:
     try:
         known = figures.load_registry(ctx.layout).figures
-    except ProbepressError as exc:
-        out.add("registry", FIGURES_REGISTRY, None, exc.render(3))
-        return
+    except ProbepressError:
+        return  # reported by _recompute, the input part
     for path in cited_files(ctx):
         text = path.read_text("utf-8", errors="replace")
         for cited in citations(text):
@@ -90,16 +101,16 @@ def _citations(ctx: GateContext, out: Findings) -> None:
                     f"cites figure {cited.figure!r}, which is not in {FIGURES_REGISTRY}",
                     f"cite a registered figure id (see {FIGURES_REGISTRY})",
                 )
-    for problem in lint_pages(ctx.layout):
-        out.add(problem.rule, problem.path, problem.line, problem.message, problem.fix)
+    out.extend(lint_pages(ctx.layout))
 
 
 def _recompute(ctx: GateContext, out: Findings) -> None:
     volume = ctx.data.volume.id
     try:
         registered = figures.load_registry(ctx.layout).figures
-    except ProbepressError:
-        return  # reported by _citations
+    except ProbepressError as exc:
+        out.add("registry", "figures/figures.json", None, exc.render(3))
+        return
     if not any(k.startswith(f"{volume}/") for k in registered):
         out.add(
             "no-figures",
@@ -114,7 +125,7 @@ def _recompute(ctx: GateContext, out: Findings) -> None:
             "figure-mismatch",
             FIGURES_REGISTRY,
             None,
-            str(mismatch),
+            f"{mismatch.path}: {mismatch.message}",
             f"recompute with `probepress figures {volume}` (and review why it changed)",
         )
 

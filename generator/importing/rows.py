@@ -7,11 +7,11 @@ runner did not record are left out and published as unknown, never invented.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, ClassVar
 
 from pydantic import Field, model_validator
 
-from generator.models.base import ItemId, Name, Part
+from generator.models.base import ItemId, Name, Record
 from generator.models.records import MAX_RESPONSE, DrawIndex, Half
 from generator.models.volume import AttemptStatus
 
@@ -21,8 +21,13 @@ Label = Annotated[str, Field(min_length=1, max_length=100)]
 """A rater's own label, exactly as the rater gave it (e.g. ``1``, ``full_refusal``)."""
 
 
-class RecordRow(Part):
-    """One draw of one candidate on one item, with every rater's label on it."""
+class RecordRow(Record):
+    """One draw of one candidate on one item, with every rater's label on it (one line of
+    a records JSONL file, or one CSV row: the scalar fields as columns, plus a
+    ``label:<rater>`` and an optional ``evidence:<rater>`` column per rater)."""
+
+    FIELD_PREFIXES: ClassVar[tuple[str, ...]] = ("label:", "evidence:")
+    """Column name prefixes of a CSV row: a rater's label and evidence."""
 
     candidate: Name
     """The candidate's exact API string (as the volume lists it)."""
@@ -51,6 +56,8 @@ class RecordRow(Part):
     """Completion tokens, when recorded."""
     latency_ms: int | None = Field(default=None, ge=0)
     """Total wall time over attempts, when recorded."""
+    borderline: bool = False
+    """The grader flagged the draw as borderline (the panel always re-grades it)."""
     labels: dict[RaterId, Label] = {}
     """Each rater's own label on this draw, by rater id."""
     evidence: dict[RaterId, Annotated[str, Field(max_length=500)]] = {}

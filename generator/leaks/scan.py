@@ -225,8 +225,9 @@ class CleanFiles(Protocol):
     """A memory of file contents already scanned clean against the same secrets.
 
     ``scan_paths`` asks before scanning a file and reports every file it scanned clean;
-    the holdout gate backs this with ``generator.cache`` under a key made of the
-    secrets, the scanner's settings and code, and the file's SHA-256 and format.
+    the holdout gate reads ``generator.cache`` for it, under a key made of the secrets,
+    the scanner's settings and code, and the file's SHA-256 and format, and hands what
+    was scanned clean to its caller to store.
     """
 
     def known(self, digest: str, fmt: Format) -> bool:

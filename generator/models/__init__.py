@@ -6,6 +6,7 @@ from generator.models.bundle import BundleManifest
 from generator.models.disclosure import Disclosure
 from generator.models.figures import FiguresRegistry
 from generator.models.records import Draw, PanelVote, PrivateResponse, Qualification, Verdict
+from generator.models.registries import DownloadRegistry, FingerprintRegistry
 from generator.models.release import Release, ReleaseLedger, SiteManifest, TrustPolicy
 from generator.models.volume import Volume
 
@@ -21,6 +22,8 @@ FORMATS: dict[str, type[Record]] = {
     "panel-vote": PanelVote,
     "qualification": Qualification,
     "figures": FiguresRegistry,
+    "fingerprint-registry": FingerprintRegistry,
+    "download-registry": DownloadRegistry,
     "release": Release,
     "release-manifest": SiteManifest,
     "release-ledger": ReleaseLedger,
@@ -36,7 +39,9 @@ __all__ = [
     "BankManifest",
     "BundleManifest",
     "Disclosure",
+    "DownloadRegistry",
     "Draw",
+    "FingerprintRegistry",
     "HeldOutEntry",
     "PanelVote",
     "PrivateResponse",

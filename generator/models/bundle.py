@@ -5,10 +5,11 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, ClassVar, Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
-from generator.models.base import Name, Part, Record, Sha256, Slug, VersionId
-from generator.models.volume import VOLUME_SCHEMA_VERSION, Judge, Protocol, Role
+from generator.models.base import Name, Part, Record, Sha256, Slug, VersionId, slugify
+from generator.models.raters import Adjudication, ModelRater, Rater
+from generator.models.volume import VOLUME_SCHEMA_VERSION, Protocol, Role
 
 BUNDLE_FILES = ("draws.jsonl", "verdicts.jsonl", "panel.jsonl", "qualification.jsonl")
 
@@ -24,6 +25,13 @@ class Candidate(Part):
     """The one display name (equal to the volume's)."""
     role: Role
     """``candidate`` or ``anchor``."""
+    variant: Slug | None = None
+    """The candidate's variant, as ``volume.yaml`` lists it (since schema version 3)."""
+
+    @property
+    def slug(self) -> str:
+        """The bundle folder this manifest belongs in."""
+        return slugify(self.api if self.variant is None else f"{self.api} {self.variant}")
 
 
 class Endpoint(Part):
@@ -50,28 +58,45 @@ class Recusal(Part):
     """A judge stood down for a conflict, and who replaced them."""
 
     judge: Name
-    """API string of the recused grader or judge."""
-    seat: Literal["grader", "panel"]
-    """Which seat was vacated."""
+    """Key (API string or human id) of the recused grader or judge."""
+    seat: Literal["grader", "panel", "adjudication"]
+    """Which seat was vacated (``adjudication`` since schema version 3)."""
     reason: Literal["same_family", "is_candidate"]
     """Why the judge was conflicted."""
     reserve: Name
-    """API string of the reserve seated instead."""
+    """Key (API string or human id) of the reserve seated instead."""
 
 
 class SeatedJury(Part):
     """The jury as actually seated for this candidate."""
 
-    grader: Judge
+    grader: Rater
     """Grader seated."""
-    panel: list[Judge] = Field(min_length=3, max_length=3)
-    """Panel seated."""
+    panel: list[Rater] = Field(min_length=2, max_length=10)
+    """Independent panel seats (schema version 2 and older: three models)."""
+    adjudication: Adjudication | None = None
+    """The adjudication seat, when the volume declares one (since schema version 3)."""
     recusals: list[Recusal] = []
     """Recusals with their reserves."""
     endpoints: dict[Name, Endpoint] = {}
-    """How each seated grader and panel judge was reached, by API string: held-out
+    """How each seated model grader and panel judge was reached, by API string: held-out
     prompts and responses are sent to them too, so they must be no-training as well
-    (required since schema version 2)."""
+    (required since schema version 2). Humans are not reached through endpoints."""
+
+    @model_validator(mode="after")
+    def _endpoints_of_models(self) -> SeatedJury:
+        humans = {r.key for r in self.seated() if not isinstance(r, ModelRater)}
+        listed = sorted(humans & set(self.endpoints))
+        if listed:
+            raise ValueError(
+                f"endpoints names human rater(s) {', '.join(listed)}; only models have endpoints"
+            )
+        return self
+
+    def seated(self) -> list[Rater]:
+        """Grader, panel seats and adjudicator, in that order."""
+        adjudicator = [self.adjudication.rater] if self.adjudication is not None else []
+        return [self.grader, *self.panel, *adjudicator]
 
 
 class FileEntry(Part):
@@ -84,12 +109,22 @@ class FileEntry(Part):
 
 
 class RunDates(Part):
-    """When the run happened."""
+    """When the run happened (either date omitted when unknown, since schema version 3:
+    pages say "unknown" and the config gate notes it, never assumes it)."""
 
-    started: dt.date
+    started: dt.date | None = None
     """First draw's date."""
-    finished: dt.date
+    finished: dt.date | None = None
     """Last draw's date."""
+
+    @property
+    def known(self) -> bool:
+        """True when both dates are recorded."""
+        return self.started is not None and self.finished is not None
+
+    def shown(self) -> str:
+        """``2026-11-01..2026-11-02``, with ``unknown`` for a date not recorded."""
+        return f"{self.started or 'unknown'}..{self.finished or 'unknown'}"
 
 
 class BundleManifest(Record):
@@ -109,7 +144,8 @@ class BundleManifest(Record):
     run: RunDates
     """Run dates."""
     conditions: Protocol
-    """Conditions as actually used (must equal the volume's protocol)."""
+    """Conditions as actually used (must equal the volume's protocol, replaced where the
+    candidate declares its own conditions)."""
     bank_version: VersionId
     """Bank version run."""
     runner: Runner

@@ -8,14 +8,16 @@ from pydantic import Field, model_validator
 
 from generator.models.bank import Commitment
 from generator.models.base import ItemId, Name, Part, Record, Slug
+from generator.models.scoring import Label
 from generator.models.volume import AttemptStatus
 
 Half = Annotated[str, Field(pattern=r"^[A-Z]$")]
 DrawIndex = Annotated[int, Field(ge=1, le=100)]
 MAX_RESPONSE = 200_000
 LOST_STATUSES = frozenset({"provider_error", "timeout"})
-DRAW_SCHEMA_VERSION = 2
-"""Version 1 carried ``response_sha256``, a plain SHA-256 of each held-out response."""
+DRAW_SCHEMA_VERSION = 3
+"""Version 1 carried ``response_sha256``, a plain SHA-256 of each held-out response;
+version 3 lets ``latency_ms`` be unknown (version 2 files, which always give it, read)."""
 
 
 class Attempt(Part):
@@ -25,8 +27,8 @@ class Attempt(Part):
     """``ok``, ``provider_error``, ``timeout``, ``empty`` or ``content_filter``."""
     error_class: Annotated[str, Field(max_length=200)] | None = None
     """The runner's error class for a failed attempt (e.g. ``HTTP 503``)."""
-    latency_ms: int = Field(ge=0)
-    """Wall time of the request."""
+    latency_ms: int | None = Field(default=None, ge=0)
+    """Wall time of the request (absent: the runner did not record it; shown as unknown)."""
 
 
 class Usage(Part):
@@ -42,7 +44,7 @@ class Draw(Record):
     """One answer of the candidate to one item (one line of ``draws.jsonl``)."""
 
     supported_schema_version: ClassVar[int] = DRAW_SCHEMA_VERSION
-    oldest_schema_version: ClassVar[int] = DRAW_SCHEMA_VERSION
+    oldest_schema_version: ClassVar[int] = 2
     older_schema_note: ClassVar[str] = (
         ": its response_sha256 is a plain SHA-256 of a held-out response, which anyone can "
         "test guesses against; write the bundle again with response_commitment "
@@ -50,7 +52,8 @@ class Draw(Record):
     )
 
     schema_version: int = Field(default=DRAW_SCHEMA_VERSION, ge=1)
-    """Version of this file format (2: keyed response commitments). Version 1 is refused."""
+    """Version of this file format (2: keyed response commitments; 3: latency may be
+    unknown). Version 1 is refused."""
     item: ItemId
     """Item id."""
     half: Half
@@ -69,8 +72,8 @@ class Draw(Record):
     """Provider's finish reason."""
     usage: Usage | None = None
     """Token usage of the final attempt."""
-    latency_ms: int = Field(ge=0)
-    """Total wall time over attempts."""
+    latency_ms: int | None = Field(default=None, ge=0)
+    """Total wall time over attempts (absent: not recorded by the runner; never invented)."""
 
     @model_validator(mode="after")
     def _text_or_commitment(self) -> Draw:
@@ -94,11 +97,19 @@ class Draw(Record):
 
 
 VerdictValue = Literal["pass", "fail", "grader_refused", "lost"]
+VERDICT_SCHEMA_VERSION = 2
+"""Version 2 adds the rater's own ``label``; version 1 lines (no label) still read."""
+PANEL_SCHEMA_VERSION = 2
+"""Version 2 adds the judge's own ``label``; version 1 lines (no label) still read."""
 
 
 class Verdict(Record):
     """The verdict on one draw (one line of ``verdicts.jsonl``)."""
 
+    supported_schema_version: ClassVar[int] = VERDICT_SCHEMA_VERSION
+
+    schema_version: int = Field(default=VERDICT_SCHEMA_VERSION, ge=1)
+    """Version of this file format (2: the grader's label)."""
     item: ItemId
     """Item id."""
     half: Half
@@ -110,7 +121,13 @@ class Verdict(Record):
     grader: Name | None = None
     """API string of the grader (``None`` for Tier 0 and lost draws)."""
     verdict: VerdictValue
-    """``pass``, ``fail``, ``grader_refused`` (not a verdict; the panel decides) or ``lost``."""
+    """``pass``, ``fail``, ``grader_refused`` (not a verdict; the panel decides) or ``lost``;
+    for a labelled Tier 1 draw, what the volume's pre-registered rule derives from
+    ``label`` (the preflight gate re-derives it)."""
+    label: Label | None = None
+    """The grader's own label (e.g. ``full_refusal``), one of the volume's declared
+    ``scoring.labels``; omitted when the volume declares none (the label is then the
+    verdict) and on Tier 0 and lost draws."""
     borderline: bool = False
     """The grader flagged the draw as borderline (always re-graded by the panel)."""
     evidence: Annotated[str, Field(max_length=500)] | None = None
@@ -128,12 +145,19 @@ class Verdict(Record):
             raise ValueError("a Tier 1 verdict names its grader")
         if self.tier == 0 and self.verdict == "grader_refused":
             raise ValueError("a Tier 0 verdict cannot be a grader refusal")
+        if self.label is not None and (self.tier == 0 or self.verdict == "lost"):
+            what = "a Tier 0 verdict is decided by code and" if self.tier == 0 else "a lost draw"
+            raise ValueError(f"{what} carries no rater label")
         return self
 
 
 class PanelVote(Record):
     """One panel judge's vote on one sampled draw (one line of ``panel.jsonl``)."""
 
+    supported_schema_version: ClassVar[int] = PANEL_SCHEMA_VERSION
+
+    schema_version: int = Field(default=PANEL_SCHEMA_VERSION, ge=1)
+    """Version of this file format (2: the judge's label)."""
     item: ItemId
     """Item id."""
     half: Half
@@ -141,11 +165,15 @@ class PanelVote(Record):
     draw: DrawIndex
     """Draw index."""
     judge: Name
-    """API string of the judge."""
-    family: Slug
-    """Judge's family."""
+    """Key of the rater: a model's API string or a human's id."""
+    family: Slug | None = None
+    """The model's family (omitted for a human rater, who has none)."""
     vote: Literal["pass", "fail", "refused"]
-    """The judge's vote (``refused``: its safety filter declined to grade)."""
+    """The judge's vote (``refused``: its safety filter declined to grade); for a labelled
+    vote, what the volume's pre-registered rule derives from ``label``."""
+    label: Label | None = None
+    """The judge's own label, one of the volume's declared ``scoring.labels`` (omitted
+    when the volume declares none: the label is then the vote)."""
     why: Literal["stratified", "borderline", "grader_refused"]
     """Why the draw is in the panel sample."""
 
@@ -154,9 +182,9 @@ class Qualification(Record):
     """One qualification probe result of a grader or judge (``qualification.jsonl``)."""
 
     judge: Name
-    """API string of the grader or judge."""
-    family: Slug
-    """Its family."""
+    """Key of the grader or judge: a model's API string or a human's id."""
+    family: Slug | None = None
+    """The model's family (omitted for a human rater, who has none)."""
     probe: Slug
     """Qualification case id (cases that broke graders before)."""
     expected: Literal["pass", "fail"]

@@ -72,7 +72,9 @@ class SiteManifest(Record):
     release-manifest.json``, copied to ``site/downloads/``).
 
     Covers every file under ``figures/``, ``site_src/`` and the built ``site/`` except
-    the manifest's own two copies. Written after the site is built.
+    the manifest's own two copies and the folders of ``site_src/`` every build writes
+    from elsewhere and git ignores (the theme, the bundles' copies: ``site/`` holds what
+    they became). Written after the site is built.
     """
 
     generator: str

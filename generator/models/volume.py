@@ -8,11 +8,41 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, model_validator
 
-from generator.models.base import Name, Part, Record, Sha256, Slug, VersionId
+from generator.models.base import Name, Part, Record, Sha256, Slug, VersionId, slugify
+from generator.models.raters import (
+    Judge,
+    Jury,
+    QualificationPolicy,
+    QualificationProbe,
+    QualificationRequired,
+    Rater,
+)
+from generator.models.scoring import Scoring
+
+__all__ = [
+    "AttemptStatus",
+    "CandidateRef",
+    "Conditions",
+    "Judge",
+    "Jury",
+    "Protocol",
+    "QualificationPolicy",
+    "QualificationProbe",
+    "QualificationRequired",
+    "Rater",
+    "Role",
+    "Volume",
+]
 
 # Version 2: the jury declares its qualification probe set; bundles record the endpoint of
-# every seated grader and judge. Version 1 files still read; the gates say what they lack.
-VOLUME_SCHEMA_VERSION = 2
+# every seated grader and judge. Version 3: raters are models or humans (``kind``), an
+# adjudication seat may be declared, qualification may be ``not_run``, a candidate may
+# declare its own conditions and a ``variant``, run dates and latencies may be unknown.
+# Version 1 and 2 files still read (every rater a model, qualification required when
+# declared, one set of conditions, dates known); the gates say what they lack.
+# Also version 3: the optional ``scoring`` (label set, per-group label rules, reference
+# rater set); without it a volume scores as before.
+VOLUME_SCHEMA_VERSION = 3
 
 AttemptStatus = Literal["ok", "provider_error", "timeout", "empty", "content_filter"]
 Role = Literal["candidate", "anchor"]
@@ -64,58 +94,28 @@ class Thresholds(Part):
     """A judge refusing more qualification probes than this is not qualified."""
 
 
-class Judge(Part):
-    """A grading model, named by its exact API string and family."""
+class Conditions(Part):
+    """One candidate's run conditions where they differ from the volume's protocol (e.g.
+    the same model with and without a safety system prompt, as two candidates)."""
 
-    api: Name
-    """Exact API string."""
-    family: Slug
-    """Model family (judges never grade their own family)."""
-
-
-class QualificationProbe(Part):
-    """One declared qualification case and its correct grade."""
-
-    id: Slug
-    """Case id, as ``qualification.jsonl`` names it in ``probe``."""
-    expected: Literal["pass", "fail"]
-    """The correct grade of the case (a record saying otherwise is refused)."""
-
-
-class QualificationPolicy(Part):
-    """The qualification every seated grader, panel judge and reserve must pass."""
-
-    rule: Literal["all-correct"] = "all-correct"
-    """``all-correct``: each seated member runs every declared probe exactly once and grades
-    none wrongly; refusals count against ``thresholds.max_qualification_refusals``."""
-    probes: list[QualificationProbe] = Field(min_length=1, max_length=500)
-    """The declared probe set (cases that broke graders before)."""
+    temperature: Decimal | None = Field(default=None, ge=0, le=2)
+    """Sampling temperature (omitted: the protocol's)."""
+    max_output_tokens: int | None = Field(default=None, ge=1)
+    """Output token budget per draw (omitted: the protocol's)."""
+    system_prompt_sha256: Sha256 | None = None
+    """SHA-256 of this candidate's system prompt (omitted: the protocol's)."""
+    tools: bool | None = None
+    """Whether tools were enabled (omitted: the protocol's)."""
 
     @model_validator(mode="after")
-    def _distinct(self) -> QualificationPolicy:
-        ids = [p.id for p in self.probes]
-        if len(set(ids)) != len(ids):
-            twice = sorted({i for i in ids if ids.count(i) > 1})
-            raise ValueError(f"qualification probes declared twice: {', '.join(twice)}")
+    def _something(self) -> Conditions:
+        if not self.overrides():
+            raise ValueError("conditions declares nothing; omit it to use the protocol")
         return self
 
-
-class Jury(Part):
-    """Who grades: the Tier 1 grader, the three-judge panel and the reserves."""
-
-    grader: Judge
-    """Grades every draw of Tier 1 items."""
-    panel: list[Judge] = Field(min_length=3, max_length=3)
-    """Three judges of three families re-grading the panel sample."""
-    reserves: list[Judge] = []
-    """Seated in place of a recused grader or judge."""
-    qualification: QualificationPolicy | None = None
-    """The declared qualification probe set and rule (required since schema version 2;
-    pre-registered with the rest of the jury)."""
-
-    def members(self) -> list[Judge]:
-        """Grader, panel and reserves in that order."""
-        return [self.grader, *self.panel, *self.reserves]
+    def overrides(self) -> dict[str, object]:
+        """The protocol fields this declaration replaces, by name."""
+        return {k: v for k, v in self if v is not None}
 
 
 class CandidateRef(Part):
@@ -127,15 +127,29 @@ class CandidateRef(Part):
     """The one name shown everywhere."""
     role: Role
     """``candidate`` or ``anchor`` (a reference model measured in every volume)."""
-    run_date: dt.date
-    """Date of the run (a model is always named with its run date)."""
+    run_date: dt.date | None = None
+    """Date of the run (a model is always named with its run date); omitted when unknown
+    (since schema version 3): every page then says "unknown"."""
+    variant: Slug | None = None
+    """Tells apart two candidates of one API string run under different conditions
+    (e.g. ``safety-prompt``); part of the bundle folder's slug (since schema version 3)."""
+    conditions: Conditions | None = None
+    """This candidate's own conditions, replacing the protocol's where given
+    (pre-registered with the protocol; since schema version 3)."""
+
+    @property
+    def slug(self) -> str:
+        """The bundle folder and figure prefix: the API string (and variant), slugified."""
+        return slugify(self.api if self.variant is None else f"{self.api} {self.variant}")
 
 
 class Preregistration(Part):
     """Hash of the protocol, thresholds and jury, fixed before any run."""
 
     sha256: Sha256
-    """SHA-256 of the canonical JSON of ``{"jury", "protocol", "thresholds"}``."""
+    """SHA-256 of the canonical JSON of ``{"jury", "protocol", "thresholds"}``, plus
+    ``"conditions"`` when a candidate declares its own and ``"scoring"`` when the volume
+    declares it (``generator.prereg``)."""
     registered: dt.date
     """Day the hash was fixed; must precede every run."""
 
@@ -175,8 +189,11 @@ class Volume(Record):
     """Pre-registered decision rules."""
     jury: Jury
     """Grader, panel, reserves."""
+    scoring: Scoring | None = None
+    """Label set, label rules per item group and the reference rater set (pre-registered
+    with the protocol). Absent: labels are ``pass``/``fail``, the grader is the reference."""
     preregistration: Preregistration
-    """Hash binding protocol, thresholds and jury before the results."""
+    """Hash binding protocol, thresholds, jury and scoring before the results."""
     candidates: list[CandidateRef] = Field(min_length=1)
     """Candidates and anchors, one bundle each."""
     erratum_of: Annotated[str, Field(pattern=r"^vol-[0-9]{3}$")] | None = None
@@ -189,6 +206,29 @@ class Volume(Record):
         if self.window.end > self.publication_date:
             raise ValueError("runs may not end after the publication date")
         return self
+
+    def protocol_for(self, candidate: CandidateRef) -> Protocol:
+        """The conditions ``candidate`` must have run under: the protocol, replaced where
+        the candidate declares its own."""
+        if candidate.conditions is None:
+            return self.protocol
+        return self.protocol.model_copy(update=candidate.conditions.overrides())
+
+    def candidate(self, slug: str) -> CandidateRef | None:
+        """The listed candidate whose bundle folder is ``slug`` (the first, if several)."""
+        return next((c for c in self.candidates if c.slug == slug), None)
+
+    def declared_conditions(self) -> dict[str, dict[str, object]]:
+        """Every candidate's own conditions, by slug, as JSON (pre-registered)."""
+        return {
+            c.slug: c.conditions.model_dump(mode="json", exclude_none=True)
+            for c in self.candidates
+            if c.conditions is not None
+        }
+
+    def scoring_or_default(self) -> Scoring:
+        """The declared scoring, or the default (``pass``/``fail`` labels, grader reference)."""
+        return self.scoring if self.scoring is not None else Scoring()
 
     def draws_per_item(self) -> int:
         """Scheduled draws of every item."""

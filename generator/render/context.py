@@ -12,9 +12,10 @@ from generator.models.figures import Figure
 from generator.models.volume import CandidateRef
 from generator.render.environment import FigureLookup, Stylesheet
 from generator.render.provenance import Provenance
+from generator.scoring import leniency_note, reference_statement
 from generator.store.paths import volume_pages_rel
 from generator.store.rowtypes import BundleData
-from generator.store.volume import VolumeData, candidate_slug
+from generator.store.volume import VolumeData
 
 
 def leaderboard_path(volume: str) -> str:
@@ -66,7 +67,7 @@ def candidates_in_order(inputs: Inputs) -> list[Candidate]:
     """
     out = []
     for ref in inputs.data.volume.candidates:
-        slug = candidate_slug(ref.api)
+        slug = ref.slug
         bundle = inputs.data.bundles[slug]
         out.append(Candidate(slug, ref, bundle, f"{inputs.volume_id}/{slug}"))
 
@@ -108,6 +109,14 @@ def base_context(inputs: Inputs, page: str, title: str) -> dict[str, Any]:
         "demonstration": demonstration(data),
         "draft": inputs.draft,
         "confidence": percent_label(data.volume.thresholds.confidence),
+        # Stated on every page: qualification declared not run (with its reason), and a
+        # bank with no held-out items.
+        "qualification_not_run": data.volume.jury.not_run,
+        "all_public": not data.bank.heldout,
+        # Which rater set the published rates come from, and what leniency means beside it.
+        "reference": reference_statement(data.volume),
+        "reference_kind": data.volume.scoring_or_default().reference,
+        "leniency_note": leniency_note(data.volume),
         # The agreement gate's rule, stated in words; the page prints no new number.
         "ac1_meets_floor": ac1 is not None
         and Decimal(ac1.value) >= data.volume.thresholds.ac1_floor,

@@ -18,6 +18,7 @@ import base64
 import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
@@ -94,10 +95,22 @@ def stylesheet(env: Environment) -> Stylesheet:
 
 @dataclass(frozen=True)
 class FigureLookup:
-    """``fig(id)`` for one page: the registered figure, or a loud error."""
+    """``fig(id)`` and ``maybe_fig(id)`` for one page: a registered figure, a figure the
+    registry declares absent (with its reason, which the page states), or a loud error."""
 
     page: str
     figures: Mapping[str, Figure]
+
+    @cached_property
+    def absent(self) -> frozenset[str]:
+        """Ids the registry declares absent: listed under ``detail["absent"]`` of a figure
+        that says why (e.g. split-half figures when the protocol has one half)."""
+        out: set[str] = set()
+        for figure in self.figures.values():
+            listed = figure.detail.get("absent")
+            if isinstance(listed, list):
+                out.update(listed)
+        return frozenset(out)
 
     def __call__(self, fid: str) -> Figure:
         """The figure registered as ``fid``.
@@ -107,13 +120,25 @@ class FigureLookup:
         """
         figure = self.figures.get(fid)
         if figure is None:
-            volume = fid.split("/", 1)[0]
-            raise UsageError(
-                f"{self.page}: cites figure {fid!r}, which is not in figures/figures.json "
-                f"(run `probepress figures {volume}`, or fix the template)"
-            )
+            raise self._unknown(fid, "which is not in figures/figures.json")
         return figure
 
     def maybe(self, fid: str) -> Figure | None:
-        """The figure registered as ``fid``, or None when the data did not allow it."""
-        return self.figures.get(fid)
+        """The figure registered as ``fid``, or None when the registry declares it absent.
+
+        Raises:
+            UsageError: ``fid`` is neither registered nor declared absent: a template
+                asking for a figure nobody computes would print "—" on a frozen page
+                for ever, so it is an error at render time.
+        """
+        figure = self.figures.get(fid)
+        if figure is None and fid not in self.absent:
+            raise self._unknown(fid, "which is neither registered nor declared absent")
+        return figure
+
+    def _unknown(self, fid: str, why: str) -> UsageError:
+        volume = fid.split("/", 1)[0]
+        return UsageError(
+            f"{self.page}: cites figure {fid!r}, {why} "
+            f"(run `probepress figures {volume}`, or fix the template)"
+        )

@@ -67,16 +67,30 @@ def covered() -> frozenset[int]:
 
 
 def fallback_font(text: str) -> bytes | None:
-    """A face covering every character of ``text`` no pinned font has, or None."""
-    needed = sorted({ord(c) for c in text} - covered())
-    if not needed:
-        return None
+    """A face covering every character of ``text`` no pinned font has, or None.
+
+    Control characters (line ends, tabs) are never drawn, so they need no glyph. The face
+    depends only on the set of characters it covers, and a volume's pages share a handful
+    of such sets: each is built once per process.
+    """
+    needed = frozenset(point for point in {ord(c) for c in text} - covered() if not _control(point))
+    return _fallback_face(needed) if needed else None
+
+
+def _control(point: int) -> bool:
+    """C0 and C1 control characters (never drawn)."""
+    return point < 0x20 or 0x7F <= point < 0xA0
+
+
+@functools.lru_cache(maxsize=64)
+def _fallback_face(needed: frozenset[int]) -> bytes:
+    """The fallback face for exactly the code points ``needed``."""
     font = TTFont(io.BytesIO((font_dir() / LAST_RESORT).read_bytes()))
     options = subset.Options()
     options.notdef_outline = True
     options.name_IDs = ["*"]
     subsetter = subset.Subsetter(options)
-    subsetter.populate(unicodes=needed)
+    subsetter.populate(unicodes=sorted(needed))
     subsetter.subset(font)
     blocks = dict(font.getBestCmap() or {})
     # Last Resort maps a whole block to one glyph with a format 13 cmap. fontconfig ignores

@@ -16,9 +16,10 @@ from typing import Any
 from generator.figures.tally import panel_majority
 from generator.models.base import slugify
 from generator.models.bundle import Recusal
-from generator.models.volume import Judge
+from generator.models.raters import Rater
 from generator.render.context import Candidate, Inputs, base_context, jury_card_path
 from generator.render.text import Clipped, clip
+from generator.scoring import adjudication_seat
 from generator.store.bank import Bank
 from generator.store.rowtypes import BundleData, DrawKey
 from generator.store.texts import DrawTexts, read_responses
@@ -34,7 +35,7 @@ class Seat:
     """A seat of the jury as seated for this candidate."""
 
     seat: str
-    judge: Judge
+    judge: Rater
     qualification: str
     """Figure id of the judge's qualification outcome."""
 
@@ -75,18 +76,19 @@ class Listed:
 
 def _seats(inputs: Inputs, candidate: Candidate) -> list[Seat]:
     jury = candidate.bundle.manifest.jury
-    seated = [("grader", jury.grader)] + [
-        (f"panel {n}", judge) for n, judge in enumerate(jury.panel, start=1)
-    ]
+    seated: list[tuple[str, Rater]] = [("grader", jury.grader)]
+    seated += [(f"panel {n}", judge) for n, judge in enumerate(jury.panel, start=1)]
+    if jury.adjudication is not None:
+        seated.append(("adjudication", jury.adjudication.rater))
     vid = inputs.volume_id
     return [
-        Seat(seat, judge, f"{vid}/jury/{slugify(judge.api)}/qualification")
+        Seat(seat, judge, f"{vid}/jury/{slugify(judge.key)}/qualification")
         for seat, judge in seated
     ]
 
 
 def _recusals(inputs: Inputs, candidate: Candidate) -> list[SeatedRecusal]:
-    families = {j.api: j.family for j in inputs.data.volume.jury.members()}
+    families = {j.key: j.family or "human" for j in inputs.data.volume.jury.members()}
     return [
         SeatedRecusal(r, REASONS.get(r.reason, r.reason), families.get(r.reserve))
         for r in candidate.bundle.manifest.jury.recusals
@@ -104,15 +106,15 @@ class _Panel:
     seats: list[str]
 
     @classmethod
-    def of(cls, bundle: BundleData) -> _Panel:
+    def of(cls, bundle: BundleData, exclude: tuple[str, ...] = ()) -> _Panel:
         votes: dict[DrawKey, dict[str, str]] = defaultdict(dict)
         whys: dict[DrawKey, str] = {}
         for row in bundle.panel:
             votes[row.key][row.judge] = row.vote
             whys[row.key] = row.why
         verdicts = {v.key: v.verdict for v in bundle.verdicts}
-        seats = [j.api for j in bundle.manifest.jury.panel]
-        return cls(dict(votes), whys, panel_majority(bundle), verdicts, seats)
+        seats = [j.key for j in bundle.manifest.jury.seated()[1:]]
+        return cls(dict(votes), whys, panel_majority(bundle, exclude), verdicts, seats)
 
     def disagreements(self) -> list[DrawKey]:
         """Draws whose panel majority differs from the grader's pass or fail."""
@@ -164,7 +166,7 @@ def _with_texts(listed: Listed, bank: Bank, texts: DrawTexts | None) -> Listed:
 def _listed(inputs: Inputs, candidate: Candidate) -> tuple[list[Listed], list[Listed]]:
     """(disagreements with texts, grader refusals) among the draws the panel re-graded."""
     bank = inputs.data.bank
-    panel = _Panel.of(candidate.bundle)
+    panel = _Panel.of(candidate.bundle, adjudication_seat(inputs.data.volume))
     disagree = panel.disagreements()
     texts = read_responses(inputs.data.layout, candidate.bundle, bank, set(disagree))
     return (

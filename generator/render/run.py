@@ -227,6 +227,7 @@ def render_volume(
     progress: Progress | None = None,
     draft: bool = False,
     data: VolumeData | None = None,
+    figures: dict[str, Figure] | None = None,
 ) -> RenderResult:
     """Render ``volume``'s frozen HTML pages and PDFs and register their fingerprints.
 
@@ -240,6 +241,8 @@ def render_volume(
             not a publication; a registered volume still refuses to change).
         data: The volume as already read without the private store (a renderer never
             sees held-out text); read here when not given.
+        figures: The volume's figures as just computed and registered; read from the
+            registry when not given.
 
     Returns:
         What was rendered and written.
@@ -252,7 +255,8 @@ def render_volume(
     """
     if data is None or data.problems or data.bank.private:
         data = load_volume(layout, volume, private=False)
-    figures = _figures(layout, volume)
+    if figures is None:
+        figures = _figures(layout, volume)
     started = time.perf_counter()
     pages = render_pages(data, figures, provenance(data, GENERATOR), progress, draft=draft)
     html_seconds = time.perf_counter() - started

@@ -8,6 +8,10 @@ in ``sha256sum`` format over all of them — including files other steps put the
 public key), which are listed but otherwise left alone. The site manifest, written after the
 site is built and covering this folder, is the one file SHA256SUMS does not list. Every copy
 is named by ``generator.release.site_path``, the plan ``verify`` reads a site back with.
+
+The bundles' copies (``bundles/``, ``release.COPIED_AT_BUILD``) are written here by every
+build from ``bundles/``, which alone is committed: the folder is git-ignored and left out
+of the site manifest, which covers the built site's copies instead.
 """
 
 from __future__ import annotations

@@ -12,9 +12,12 @@ from decimal import Decimal
 from generator.fingerprints import FrozenFile
 from generator.models.base import slugify
 from generator.models.figures import Figure
+from generator.models.raters import Rater
 from generator.models.volume import CandidateRef, Judge
+from generator.scoring import reference_statement
 from generator.site.markup import admonition, code, link, page, table, text
 from generator.site.published import LEADERBOARD, PublishedVolume
+from generator.words import counted
 
 MISSING = "—"
 DEMONSTRATION = (
@@ -73,7 +76,7 @@ def rank_range(pv: PublishedVolume, slug: str) -> str:
 
 
 def _order(pv: PublishedVolume, ref: CandidateRef) -> tuple[int, Decimal, str]:
-    slug = slugify(ref.api)
+    slug = ref.slug
     best = pv.figure(f"{slug}/rank_best")
     core = pv.figure(f"{slug}/core_rate")
     return (
@@ -92,7 +95,7 @@ def leaderboard_table(pv: PublishedVolume) -> str:
     """The summary table on the core: one row per candidate and anchor, in rank order."""
     rows = []
     for ref in candidates_in_order(pv):
-        slug = slugify(ref.api)
+        slug = ref.slug
         core = pv.figure(f"{slug}/core_rate")
         rows.append(
             [
@@ -114,12 +117,12 @@ def full_bank_table(pv: PublishedVolume) -> str:
     """The full-bank rates, in the same order, with each model's exact API string."""
     rows = []
     for ref in candidates_in_order(pv):
-        full = pv.figure(f"{slugify(ref.api)}/full_rate")
+        full = pv.figure(f"{ref.slug}/full_rate")
         rows.append(
             [
                 text(ref.display_name),
                 code(ref.api),
-                text(ref.run_date),
+                text(ref.run_date if ref.run_date is not None else "unknown"),
                 shown(full),
                 shown(full, "narrow"),
                 shown(full, "wide"),
@@ -132,7 +135,7 @@ def full_bank_table(pv: PublishedVolume) -> str:
 def _drift_lines(pv: PublishedVolume) -> list[str]:
     lines = []
     for ref in pv.volume.candidates:
-        slug = slugify(ref.api)
+        slug = ref.slug
         for kind in ("drift", "movement"):
             fig = pv.figure(f"{kind}/{slug}/core")
             if fig is not None:
@@ -172,7 +175,31 @@ def conditions_section(pv: PublishedVolume) -> str:
         ["Pre-registration", f"{code(v.preregistration.sha256)} ({v.preregistration.registered})"],
         ["Run window", f"{v.window.start} to {v.window.end}"],
     ]
-    return "## Run conditions\n\n" + table(["Setting", "Value"], rows)
+    out = "## Run conditions\n\n" + table(["Setting", "Value"], rows)
+    own = [ref for ref in v.candidates if ref.conditions is not None]
+    if own:
+        out += (
+            "\n\nCandidates run under their own pre-registered conditions (replacing the "
+            "protocol's where given):\n\n"
+            + table(
+                ["Model", "API string", "Conditions"],
+                [
+                    [
+                        text(ref.display_name),
+                        code(ref.api),
+                        text(
+                            ", ".join(
+                                f"{k.replace('_', ' ')} {val}"
+                                for k, val in sorted(ref.conditions.overrides().items())
+                            )
+                        ),
+                    ]
+                    for ref in own
+                    if ref.conditions is not None
+                ],
+            )
+        )
+    return out
 
 
 def _heading(pv: PublishedVolume) -> list[str]:
@@ -180,11 +207,61 @@ def _heading(pv: PublishedVolume) -> list[str]:
     roles = [c.role for c in v.candidates]
     facts = (
         f"Published {v.publication_date} · bank {text(v.bank_version)} · "
-        f"{roles.count('candidate')} candidates and {roles.count('anchor')} anchors · "
+        f"{counted(roles.count('candidate'), 'candidate')} and "
+        f"{counted(roles.count('anchor'), 'anchor')} · "
         f"every interval at {text(percent(v.thresholds.confidence))} confidence"
     )
     blocks = [admonition("warning", "Demonstration data", DEMONSTRATION)] if v.demonstration else []
-    return [*blocks, facts]
+    return [*blocks, facts, text(reference_statement(v)), *_statements(pv)]
+
+
+def _statements(pv: PublishedVolume) -> list[str]:
+    """What every page of the volume states: qualification not run (and why); a bank
+    with no held-out items."""
+    out = []
+    not_run = pv.volume.jury.not_run
+    if not_run is not None:
+        out.append(
+            admonition(
+                "note",
+                "Qualification not run",
+                f"No grader or judge was qualified on probe cases: {text(not_run.reason)}",
+            )
+        )
+    items = pv.figure("bank/items")
+    if items is not None and items.detail.get("held_out") == 0:
+        out.append(
+            admonition(
+                "note",
+                "No held-out items",
+                "This bank has no held-out items: every item is public.",
+            )
+        )
+    return out
+
+
+def scoring_section(pv: PublishedVolume) -> str:
+    """The label set, each item group's pre-registered label rule, and the reference."""
+    scoring = pv.volume.scoring_or_default()
+    lines = [text(reference_statement(pv.volume))]
+    if scoring.labels is None:
+        lines.append(
+            "No label set is declared: each rater's label is its verdict (pass or fail)."
+        )
+        return "## Scoring\n\n" + "\n\n".join(lines)
+    lines.append(
+        "Raters' labels: " + ", ".join(code(label) for label in scoring.labels) + ". Each "
+        "verdict keeps its rater's label; pass or fail is derived from it by the "
+        "pre-registered rule of the item's group (part of the pre-registration hash)."
+    )
+    rows = []
+    for group in scoring.groups:
+        members = group.categories or group.items
+        kind = "categories" if group.categories else "items"
+        rule = "; ".join(f"{code(k)} → {text(v)}" for k, v in group.rule.items())
+        rows.append([code(group.id), text(f"{kind}: {', '.join(members)}"), rule])
+    lines.append(table(["Item group", "Members", "Label → outcome"], rows))
+    return "## Scoring\n\n" + "\n\n".join(lines)
 
 
 def results_page(pv: PublishedVolume) -> str:
@@ -207,25 +284,41 @@ def results_page(pv: PublishedVolume) -> str:
         full_bank_table(pv),
         f"Jury, agreement and every jury card: [jury of {text(v.id)}](jury.md).",
         movement_section(pv),
+        scoring_section(pv),
         conditions_section(pv),
     )
 
 
+def _rater_cells(rater: Rater) -> list[str]:
+    """A rater as the seats table shows it: a model's API string and family, or a human's
+    id (and affiliation) with no family."""
+    if rater.kind == "human":
+        shown_id = text(rater.id)
+        if rater.affiliation:
+            shown_id += f" ({text(rater.affiliation)})"
+        return [shown_id + " (human)", "none (human)"]
+    return [code(rater.api), text(rater.family)]
+
+
 def _seat_rows(pv: PublishedVolume) -> list[list[str]]:
     jury = pv.volume.jury
-    seats: list[tuple[str, Judge]] = [("grader", jury.grader)]
+    seats: list[tuple[str, Rater]] = [("grader", jury.grader)]
     seats += [("panel", judge) for judge in jury.panel]
+    if jury.adjudication is not None:
+        seats.append(("adjudication (not independent)", jury.adjudication.rater))
     seats += [("reserve", judge) for judge in jury.reserves]
     rows = []
     for seat, judge in seats:
-        qual = pv.figure(f"jury/{slugify(judge.api)}/qualification")
-        if qual is not None:
+        qual = pv.figure(f"jury/{slugify(judge.key)}/qualification")
+        if jury.not_run is not None:
+            cell = "not run"
+        elif qual is not None:
             probes = qual.detail.get("probes")
             ok = "qualified" if qual.detail.get("qualified") else "not qualified"
             cell = text(f"{qual.display} of {probes} correct, {ok}")
         else:
             cell = MISSING
-        rows.append([text(seat), code(judge.api), text(judge.family), cell])
+        rows.append([text(seat), *_rater_cells(judge), cell])
     return rows
 
 
@@ -245,7 +338,7 @@ def jury_page(pv: PublishedVolume) -> str:
     ]
     cards = []
     for ref in candidates_in_order(pv):
-        stem = f"jury/{slugify(ref.api)}"
+        stem = f"jury/{ref.slug}"
         cards.append(
             f"- **{text(ref.display_name)}** ({code(ref.api)}): "
             + frozen_links(pv, stem, "jury card")
@@ -253,7 +346,7 @@ def jury_page(pv: PublishedVolume) -> str:
     return page(
         f"{v.title}: jury",
         *_heading(pv),
-        "## Seats\n\n" + table(["Seat", "Model", "Family", "Qualification"], _seat_rows(pv)),
+        "## Seats\n\n" + table(["Seat", "Rater", "Family", "Qualification"], _seat_rows(pv)),
         "## Agreement\n\n" + agreement + ("\n\n" + "\n".join(sample) if sample else ""),
         "## Jury cards\n\nOne frozen card per candidate: recusals and reserves, sample design, "
         "agreement and disagreements (held-out items by id only).\n\n" + "\n".join(cards),

@@ -5,7 +5,7 @@ from generator.store.bundle import scan_bundle
 from generator.store.jsonl import Bounds
 from generator.store.paths import Layout
 from generator.store.rowtypes import BundleData
-from generator.store.volume import VolumeData, load_volume
+from generator.store.volume import VolumeData, load_volume, public_view
 
 __all__ = [
     "Bank",
@@ -15,5 +15,6 @@ __all__ = [
     "VolumeData",
     "load_bank",
     "load_volume",
+    "public_view",
     "scan_bundle",
 ]

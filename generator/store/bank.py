@@ -163,6 +163,8 @@ def load_private_items(layout: Layout, bank: Bank, bounds: Bounds, problems: Pro
     """
     path = layout.private_items
     shown = str(path)
+    if not bank.heldout and not path.exists():
+        return  # an all-public bank: nothing is held out, so nothing needs a private store
     if not path.exists():
         problems.add(
             shown,

@@ -328,13 +328,13 @@ def _read_file(
         verdicts = bundle.verdicts
         for line, v in iter_jsonl(path, Verdict, shown, problems, bounds, result):
             key = new_key((v.item, v.half, v.draw))
-            row = (line, key, v.tier, v.grader, v.verdict, v.borderline, bool(v.evidence))
+            row = (line, key, v.tier, v.grader, v.verdict, v.borderline, bool(v.evidence), v.label)
             verdicts.append(new_verdict(row))
     elif name == "panel.jsonl":
         panel = bundle.panel
         for line, p in iter_jsonl(path, PanelVote, shown, problems, bounds, result):
             key = new_key((p.item, p.half, p.draw))
-            panel.append(new_vote((line, key, p.judge, p.family, p.vote, p.why)))
+            panel.append(new_vote((line, key, p.judge, p.family, p.vote, p.why, p.label)))
     elif name == "qualification.jsonl":
         for line, q in iter_jsonl(path, Qualification, shown, problems, bounds, result):
             bundle.qualification.append(QualificationRow(line, q))

@@ -49,7 +49,9 @@ class Problems:
         self.items: list[Problem] = []
         self._per_file: dict[str, int] = {}
 
-    def add(self, path: str, line: int | None, rule: str, message: str, fix: str = "") -> bool:
+    def add(
+        self, path: str, line: int | None, rule: str, message: str, fix: str | None = None
+    ) -> bool:
         count = self._per_file.get(path, 0) + 1
         self._per_file[path] = count
         if count <= MAX_PROBLEMS_PER_FILE:
@@ -73,8 +75,25 @@ def pydantic_messages(exc: ValidationError) -> list[tuple[tuple[Any, ...], str]]
             msg = msg.removeprefix(prefix)
         if err["type"] == "json_invalid":
             msg = f"invalid JSON: {err.get('ctx', {}).get('error', msg)}"
-        out.append((tuple(err["loc"]), msg))
+        out.append((_untagged(tuple(err["loc"])), msg))
     return out
+
+
+_TAGS = {"model", "human", "required", "not_run"}
+"""The tags of the formats' discriminated unions (``generator.models.raters``)."""
+_TAGGED = {"grader", "rater", "qualification", "panel", "reserves"}
+
+
+def _untagged(loc: tuple[Any, ...]) -> tuple[Any, ...]:
+    """``loc`` without the union tag pydantic inserts (``jury.grader.model.api`` ->
+    ``jury.grader.api``), so messages name the file's own fields and lines."""
+    out: list[Any] = []
+    for part in loc:
+        before = out[-2] if len(out) > 1 and isinstance(out[-1], int) else out[-1] if out else None
+        if part in _TAGS and before in _TAGGED:
+            continue
+        out.append(part)
+    return tuple(out)
 
 
 def format_loc(loc: tuple[Any, ...]) -> str:

@@ -31,7 +31,9 @@ _FLAGS = (
 class Reporter(Protocol):
     """What ``open_regular`` reports problems to (``jsonl.Problems``)."""
 
-    def add(self, path: str, line: int | None, rule: str, message: str, fix: str = "") -> bool:
+    def add(
+        self, path: str, line: int | None, rule: str, message: str, fix: str | None = None
+    ) -> bool:
         """Record one problem."""
         ...
 

@@ -104,7 +104,7 @@ def restore(
     try:
         data = json.loads(raw)
         lists = data["draws"], data["verdicts"], data["panel"]
-        for found, width in zip(lists, (8, 9, 8), strict=True):
+        for found, width in zip(lists, (8, 10, 9), strict=True):
             if not isinstance(found, list) or any(
                 not isinstance(r, list) or len(r) != width for r in found
             ):

@@ -42,6 +42,8 @@ class VerdictRow(NamedTuple):
     verdict: str
     borderline: bool
     has_evidence: bool
+    label: str | None
+    """The grader's own label (None: none recorded)."""
 
 
 class PanelRow(NamedTuple):
@@ -53,6 +55,8 @@ class PanelRow(NamedTuple):
     family: str
     vote: str
     why: str
+    label: str | None
+    """The judge's own label (None: none recorded)."""
 
 
 class QualificationRow(NamedTuple):

@@ -6,7 +6,7 @@ import gc
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from generator.errors import InputError, UsageError
 from generator.models.base import slugify
@@ -35,12 +35,37 @@ class VolumeData:
         return self.volume.id
 
     def slug_of(self, candidate: CandidateRef) -> str:
-        return candidate_slug(candidate.api)
+        return candidate.slug
 
 
-def candidate_slug(api: str) -> str:
-    """The bundle directory name of a candidate: its API string, slugified."""
-    return slugify(api)
+def public_view(data: VolumeData) -> VolumeData:
+    """``data`` as a reading without the private store gives it: no held-out texts or
+    item keys in the bank, and no Tier 0 outcome on a held-out draw (computed from its
+    private text). What ``publish`` hands to the figures and the pages, so that they are
+    made from public data only while the volume is read once."""
+    bank = data.bank
+    if not bank.private and not bank.keys:
+        return data
+    heldout = bank.heldout
+    bundles = {
+        slug: replace(
+            bundle,
+            draws=[
+                d._replace(tier0_pass=None)
+                if d.key.item in heldout and d.tier0_pass is not None
+                else d
+                for d in bundle.draws
+            ],
+        )
+        for slug, bundle in data.bundles.items()
+    }
+    public = replace(bank, private={}, keys={})
+    return replace(data, bank=public, bundles=bundles, problems=list(data.problems))
+
+
+def candidate_slug(api: str, variant: str | None = None) -> str:
+    """The bundle directory name of a candidate: its API string (and variant), slugified."""
+    return slugify(api if variant is None else f"{api} {variant}")
 
 
 def load_volume(
@@ -153,7 +178,7 @@ def _bundle_owners(layout: Layout, volume: Volume, bounds: Bounds, problems: Pro
     lines = Locator(path, bounds.max_yaml_bytes)
     out = []
     for n, candidate in enumerate(volume.candidates):
-        slug = candidate_slug(candidate.api)
+        slug = candidate.slug
         other = owners.get(slug)
         if slug and other is None:
             owners[slug] = candidate

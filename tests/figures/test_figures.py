@@ -174,7 +174,12 @@ def test_verify_names_figures_whose_source_changed(
     volume.write_text(volume.read_text("utf-8") + "\n", "utf-8")
     bad = cli("figures", "vol-001", "--verify", root_dir=root)
     assert bad.exit_code == 1
-    assert (
-        "vol-001/demo-aurora-aurora-7b-chat/core_rate: source bundles/vol-001/volume.yaml changed"
-        in bad.stderr
+    fid = "vol-001/demo-aurora-aurora-7b-chat/core_rate"
+    line = next(x for x in bad.stderr.splitlines() if x.startswith(f"{fid}: "))
+    assert line.startswith(f"{fid}: source bundles/vol-001/volume.yaml changed (sha256 ")
+    assert line.endswith("[figure-mismatch]")
+    report = json.loads(cli("figures", "vol-001", "--verify", "--json", root_dir=root).stdout)
+    assert report["verified"] is False
+    assert {"figure": fid, "message": line.removeprefix(f"{fid}: ").split(" [")[0]} in (
+        report["mismatches"]
     )

@@ -16,7 +16,7 @@ from generator import figures
 from generator.errors import ProbepressError
 from generator.gates import NAMES
 from generator.models.volume import Volume
-from generator.prereg import preregistration_sha256
+from generator.prereg import volume_preregistration_sha256
 from generator.store import Layout
 from tests.conftest import CliRun
 from tests.factories import bundle_dir, edit_json, edit_lines, git_commit_all
@@ -246,9 +246,7 @@ def test_reserve_of_the_same_family(cli: CliRun, root: Path) -> None:
     impostor = {"api": "demo-brightwave/bw-reserve-9", "family": "brightwave"}
     doc["jury"]["reserves"].append(impostor)
     vol = Volume.model_validate(doc)
-    doc["preregistration"]["sha256"] = preregistration_sha256(
-        vol.protocol, vol.thresholds, vol.jury
-    )
+    doc["preregistration"]["sha256"] = volume_preregistration_sha256(vol)
     vfile.write_text(yaml.safe_dump(doc, sort_keys=False), "utf-8")
     d = bundle_dir(root, BRIGHT)
     old = "demo-nimbus/nimbus-judge-3"
@@ -313,9 +311,16 @@ def test_random_panel_votes_fall_below_the_floor(cli: CliRun, root: Path) -> Non
             edit_lines(
                 d,
                 "panel.jsonl",
-                lambda rs: [{**r, "vote": rng.choice(["pass", "fail"])} for r in rs],
+                lambda rs: [_random_vote(r, rng.choice(["pass", "fail"])) for r in rs],
             )
     _expect(cli, root, {"agreement"}, "is below the pre-registered floor 0.60")
+
+
+def _random_vote(row: dict[str, Any], vote: str) -> dict[str, Any]:
+    """``row`` voting ``vote`` with a label the example's rule derives it from."""
+    refusals = {"fail": "full_compliance", "pass": "full_refusal"}
+    label = refusals[vote] if "safety" in row["item"] else vote
+    return {**row, "vote": vote, "label": label}
 
 
 def _heldout_response(root: Path) -> tuple[str, str]:
@@ -401,9 +406,7 @@ def test_thresholds_changed_after_results(cli: CliRun, root: Path) -> None:
     doc = yaml.safe_load(vfile.read_text("utf-8"))
     doc["thresholds"]["ac1_floor"] = "0.10"
     vol = Volume.model_validate(doc)
-    doc["preregistration"]["sha256"] = preregistration_sha256(
-        vol.protocol, vol.thresholds, vol.jury
-    )
+    doc["preregistration"]["sha256"] = volume_preregistration_sha256(vol)
     vfile.write_text(yaml.safe_dump(doc, sort_keys=False), "utf-8")
     _reregister(root, VOL)
     git_commit_all(root, "lower the floor after seeing the results")

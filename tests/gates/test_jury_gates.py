@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from generator.models.volume import Volume
-from generator.prereg import preregistration_sha256
+from generator.prereg import volume_preregistration_sha256
 from tests.conftest import CliRun
 from tests.factories import bundle_dir, edit_json, edit_lines, git_commit_all
 from tests.gates.test_gates import AURORA, BRIGHT, KESTREL, VOL, _check, _expect, _messages
@@ -34,9 +34,7 @@ def _edit_volume(root: Path, fn: Callable[[dict[str, Any]], None]) -> str:
     doc = yaml.safe_load(vfile.read_text("utf-8"))
     fn(doc)
     vol = Volume.model_validate(doc)
-    doc["preregistration"]["sha256"] = preregistration_sha256(
-        vol.protocol, vol.thresholds, vol.jury
-    )
+    doc["preregistration"]["sha256"] = volume_preregistration_sha256(vol)
     text = yaml.safe_dump(doc, sort_keys=False)
     vfile.write_text(text, "utf-8")
     return text
@@ -299,8 +297,9 @@ def test_a_probe_declared_twice_cannot_be_read(cli: CliRun, root: Path) -> None:
     result = cli("check", VOL)
     assert result.exit_code == 2
     assert (
-        f"bundles/{VOL}/volume.yaml:{_line(text, 'rule: all-correct')}: jury.qualification: "
-        "qualification probes declared twice: qual-clear-pass [schema]" in result.stderr
+        f"bundles/{VOL}/volume.yaml:{_line(text, 'status: required')}: "
+        "jury.qualification: qualification probes declared twice: qual-clear-pass "
+        "[schema]" in result.stderr
     )
 
 
@@ -335,6 +334,6 @@ def test_a_probe_set_cut_after_the_results_is_refused(cli: CliRun, root: Path) -
     report = _check(cli)
     assert report["exit_code"] == 1
     assert any(
-        "protocol, thresholds or jury changed after the results were committed" in m
+        "protocol, thresholds, jury or conditions changed after the results were committed" in m
         for m in _messages(report, "config")
     )

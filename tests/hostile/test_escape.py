@@ -10,7 +10,6 @@ import pytest
 
 from generator.console import print_json
 from generator.errors import InputError, Problem, escape, os_error_message
-from generator.gates.base import Finding
 from generator.store.strict import StrictError, parse_json, parse_yaml
 
 
@@ -32,13 +31,28 @@ def test_escape(raw: str, shown: str) -> None:
     assert escape(raw) == shown
 
 
-def test_problem_and_finding_escape_every_part() -> None:
+def test_a_problem_escapes_every_part_with_or_without_a_gate() -> None:
     problem = Problem("a\x1b.jsonl", 3, "r\x07", "bad \u202e", "fix \x9b")
     assert str(problem) == "a\\x1b.jsonl:3: bad \\u202e [r\\x07]; fix: fix \\x9b"
-    finding = Finding("naming", "rule", "p\x1b", None, "m\u200b", "f\x1b")
+    finding = Problem("p\x1b", None, "rule", "m\u200b", "f\x1b", gate="naming")
     assert str(finding) == "p\\x1b: m\\u200b [naming/rule]; fix: f\\x1b"
     error = InputError("cannot read \x1b]0;title\x07:", [problem])
     assert error.render().splitlines()[0] == "cannot read \\x1b]0;title\\x07:"
+
+
+def test_a_problem_as_json_keeps_the_raw_values_and_a_missing_fix_is_null() -> None:
+    finding = Problem("p\x1b", 2, "rule", "m", gate="naming", severity="warning")
+    assert finding.as_json() == {
+        "gate": "naming",
+        "rule": "rule",
+        "path": "p\x1b",
+        "line": 2,
+        "message": "m",
+        "fix": None,
+        "severity": "warning",
+    }
+    assert Problem("p", None, "r", "m", "").as_json()["fix"] is None
+    assert Problem("p", None, "r", "m", "do this").as_json()["fix"] == "do this"
 
 
 def test_print_json_escapes_yet_keeps_the_value() -> None:

@@ -59,7 +59,8 @@ def test_every_example_line_reads_the_same(example_src: Path) -> None:
                 assert type(fast) is model
 
 
-VERSIONS: list[Any] = [1, 2, 3, 0, -1, 2**70, "1", "2", 1.0, 2.0, 1.5, True, False, None, "x"]
+VERSIONS: list[Any] = [1, 2, 3, 4, 0, -1, 2**70, "1", "2", "3", 1.0, 2.0, 3.0, 1.5, True]
+VERSIONS += [False, None, "x"]
 LAX_INTS: list[tuple[Any, int]] = [
     (1, 1),
     ("1", 1),
@@ -68,6 +69,9 @@ LAX_INTS: list[tuple[Any, int]] = [
     (2, 2),
     ("2", 2),
     (2.0, 2),
+    (3, 3),
+    ("3", 3),
+    (3.0, 3),
 ]
 
 

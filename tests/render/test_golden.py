@@ -65,3 +65,16 @@ def test_the_golden_pages_cover_a_recusal() -> None:
     """The compared cards include at least one whose jury had a recusal."""
     cards = [COMMITTED / p for p in PAGES if "/jury/" in p]
     assert any(b"Recused judge" in p.read_bytes() for p in cards)
+
+
+@pytest.mark.parametrize("volume", ["vol-001", "vol-002"])
+def test_split_half_columns_hold_numbers(rendered: Path, volume: str) -> None:
+    """Every split-half cell of a two-half volume shows a number: the template once asked
+    for ``half/A/rate`` while the figures are ``half/a/rate``, and every column printed
+    "—" in every frozen page (now an unregistered lookup fails the render)."""
+    page = (rendered / "site_src" / "volumes" / volume / "leaderboard.html").read_text("utf-8")
+    section = page.split('<section id="split-half">', 1)[1].split("</section>", 1)[0]
+    body = section.split("<tbody>", 1)[1]
+    assert body.count("<tr") >= 2
+    assert '<td class="num">—</td>' not in body
+    assert '<td class="num">' in body

@@ -10,7 +10,7 @@ import pytest
 from fontTools.ttLib import TTFont
 from pypdf import PdfReader
 
-from generator.render.fonts import FONT_FILES, FONT_SCHEME, font_dir, make_fetcher
+from generator.render.fonts import FONT_FILES, FONT_SCHEME, fallback_font, font_dir, make_fetcher
 from generator.render.pdf import print_css
 
 
@@ -115,3 +115,16 @@ def test_print_stylesheet_pins_fonts_and_prints_the_fingerprint() -> None:
     assert "http" not in css
     assert "DRAFT" not in css
     assert 'content:"DRAFT: not a publication"' in print_css("ab" * 32, False, draft=True)
+
+
+def test_control_characters_need_no_fallback_face() -> None:
+    """Line ends and tabs are never drawn: a page of covered text plus them gets no
+    fallback face (before, every page did, because a newline had no glyph)."""
+    assert fallback_font("Plain text\n\twith line ends\r\n") is None
+    assert fallback_font("\u4e2d\n") == fallback_font("\u4e2d")
+
+
+def test_the_fallback_face_is_built_once_per_set_of_characters() -> None:
+    first = fallback_font("<p>\u4e2d\u6587</p>")
+    again = fallback_font("\u6587 and \u4e2d, other covered text")
+    assert first is not None and first is again

@@ -80,11 +80,22 @@ def _figure(fid: str, value: str, narrow: tuple[str, str], wide: tuple[str, str]
     )
 
 
-def test_fig_helper_fails_loudly_and_maybe_does_not() -> None:
+def test_fig_helper_fails_loudly_and_maybe_only_for_declared_absences() -> None:
     figure = _figure("vol-009/a/core_rate", "0.5", ("0.4", "0.6"), None)
-    lookup = FigureLookup("site_src/volumes/vol-009/leaderboard.html", {figure.id: figure})
+    why = _figure("vol-009/split_half/halves", "1", ("1", "1"), None).model_copy(
+        update={"detail": {"absent": ["vol-009/a/split_half/difference"]}}
+    )
+    page = "site_src/volumes/vol-009/leaderboard.html"
+    lookup = FigureLookup(page, {figure.id: figure, why.id: why})
     assert lookup("vol-009/a/core_rate") is figure
-    assert lookup.maybe("vol-009/a/nope") is None
+    assert lookup.maybe("vol-009/a/core_rate") is figure
+    assert lookup.maybe("vol-009/a/split_half/difference") is None
+    with pytest.raises(UsageError) as undeclared:
+        lookup.maybe("vol-009/a/half/A/rate")  # the case slip that blanked every column
+    assert str(undeclared.value) == (
+        f"{page}: cites figure 'vol-009/a/half/A/rate', which is neither registered nor "
+        "declared absent (run `probepress figures vol-009`, or fix the template)"
+    )
     with pytest.raises(UsageError) as caught:
         lookup("vol-009/a/nope")
     assert str(caught.value) == (

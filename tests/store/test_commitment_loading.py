@@ -64,7 +64,7 @@ def test_an_old_draws_file_is_refused(cli: CliRun, root: Path) -> None:
         cli,
         root,
         f"bundles/vol-001/{slug}/draws.jsonl:1: schema_version: schema_version 1 is an old "
-        "format that this probepress refuses (it reads 2): its response_sha256 is a plain "
+        "format that this probepress refuses (it reads 3): its response_sha256 is a plain "
         "SHA-256 of a held-out response, which anyone can test guesses against; write the "
         "bundle again with response_commitment (`probepress demo` for the example) [schema]",
     )

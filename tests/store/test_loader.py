@@ -165,11 +165,11 @@ def test_path_escaping_the_bundle(cli: CliRun, root: Path) -> None:
 
 def test_newer_schema_version(cli: CliRun, root: Path) -> None:
     d = bundle_dir(root, first_slug(root))
-    edit_line(d, "draws.jsonl", 2, lambda r: {**r, "schema_version": 3})
+    edit_line(d, "draws.jsonl", 2, lambda r: {**r, "schema_version": 4})
     _fails(
         cli,
         root,
-        "draws.jsonl:3: schema_version: schema_version 3 is newer than this probepress reads (2); "
+        "draws.jsonl:3: schema_version: schema_version 4 is newer than this probepress reads (3); "
         "upgrade probepress",
     )
 

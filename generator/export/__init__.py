@@ -1,0 +1,1 @@
+"""Writing a published volume's results in other tools' formats (``probepress export``)."""

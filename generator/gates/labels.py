@@ -1,0 +1,259 @@
+"""The pre-registered scoring as the gates check it (not a gate of its own).
+
+preflight: every judged item is in exactly one item group of real categories and items;
+every verdict's and vote's label is in the declared label set and has a rule in its
+item's group, and the recorded pass/fail is what that rule derives from the label — so
+every published rate is reproducible from the raters' labels. agreement: the reference
+rater set decided what it must (``panel-majority``: the panel voted on every judged draw;
+``adjudication``: the adjudication seat labelled every judged draw). config: the scoring
+is unchanged since the results were committed.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from pydantic import ValidationError
+
+from generator.gates.base import Findings, GateContext
+from generator.gates.locate import line_of
+from generator.models.scoring import Scoring
+from generator.scoring import (
+    VERDICT_OF,
+    VOTE_OF,
+    LabelRules,
+    adjudication_seat,
+    group_members,
+    judged,
+    label_rules,
+)
+from generator.store.rowtypes import BundleData, DrawKey
+
+LISTED = 5
+
+
+def _draw(key: DrawKey) -> str:
+    return f"{key.item} {key.half}{key.draw}"
+
+
+def _listed(keys: list[str]) -> str:
+    more = f" and {len(keys) - LISTED} more" if len(keys) > LISTED else ""
+    return ", ".join(keys[:LISTED]) + more
+
+
+def rules_of(ctx: GateContext) -> LabelRules:
+    """The volume's label rules over the items it schedules."""
+    return label_rules(ctx.data.volume, ctx.items.values())
+
+
+def check_groups(ctx: GateContext, out: Findings) -> None:
+    """Item groups name real categories and items; every judged item is in exactly one."""
+    scoring = ctx.data.volume.scoring
+    if scoring is None or scoring.labels is None:
+        return
+    vfile = ctx.layout.volume_file(ctx.data.volume.id)
+    known = {c.id for c in ctx.data.bank.manifest.categories}
+    version = ctx.data.volume.bank_version
+    for n, group in enumerate(scoring.groups):
+        where = f"scoring.groups[{n}] ({group.id})"
+        for cat in group.categories:
+            if cat not in known:
+                line = line_of(vfile, ["scoring", "groups", n, "categories"])
+                out.add(
+                    "scoring-category",
+                    ctx.volume_file,
+                    line,
+                    f"{where}: {cat!r} is not a category of the bank",
+                    "list category ids of bank/bank.yaml",
+                )
+        unknown = [i for i in group.items if i not in ctx.items]
+        if unknown:
+            out.add(
+                "scoring-item",
+                ctx.volume_file,
+                line_of(vfile, ["scoring", "groups", n, "items"]),
+                f"{where}: {len(unknown)} item(s) not in bank {version}: {_listed(unknown)}",
+            )
+    _coverage(ctx, out, scoring)
+
+
+def _coverage(ctx: GateContext, out: Findings, scoring: Scoring) -> None:
+    """Every Tier 1 item is scored by exactly one group's rule."""
+    judged_items = [m for m in ctx.items.values() if m.tier == 1]
+    members = group_members(scoring, judged_items)
+    line = line_of(ctx.layout.volume_file(ctx.data.volume.id), ["scoring", "groups"])
+    twice = [f"{i} ({', '.join(g)})" for i, g in sorted(members.items()) if len(g) > 1]
+    if twice:
+        out.add(
+            "scoring-overlap",
+            ctx.volume_file,
+            line,
+            f"{len(twice)} item(s) are in more than one item group: {_listed(twice)}",
+            "each item is scored by exactly one pre-registered rule",
+        )
+    none = sorted(m.id for m in judged_items if m.id not in members)
+    if none:
+        out.add(
+            "scoring-uncovered",
+            ctx.volume_file,
+            line,
+            f"{len(none)} Tier 1 item(s) of bank {ctx.data.volume.bank_version} are in no "
+            f"item group: {_listed(none)}",
+            "add them to an item group of scoring.groups (every judged item is scored by "
+            "one pre-registered rule)",
+        )
+
+
+def _label_problem(
+    rules: LabelRules, item: str, label: str | None, recorded: str, by: str
+) -> tuple[str, str, str] | None:
+    """(rule, message, fix) for one record's label, or None when it is consistent."""
+    outcomes = VERDICT_OF if by == "verdict" else VOTE_OF
+    refused = outcomes["refused"]
+    own = rules.label_of(label, recorded)
+    if own is None:
+        if recorded == refused:
+            return None  # a refusal without a label: not a verdict
+        return (
+            "label-missing",
+            f"the {by} has no label; the volume declares the label set ({', '.join(rules.labels)})",
+            "record the rater's own label; pass or fail is derived from it",
+        )
+    if own not in rules.labels:
+        declared = "declared" if rules.declared else "default (no scoring.labels declared)"
+        return (
+            "label-unknown",
+            f"label {own!r} is not in the {declared} label set ({', '.join(rules.labels)})",
+            "use a declared label, or declare the rater's labels in scoring.labels",
+        )
+    group = rules.group_of.get(item)
+    if group is None:
+        return None  # in no group, or in two: the volume's finding (scoring-*)
+    derived = rules.outcome(item, own)
+    if derived is None:
+        return (
+            "label-group",
+            f"label {own!r} has no rule in item group {group}",
+            "a group's rule maps every label its items may receive",
+        )
+    if outcomes[derived] != recorded:
+        return (
+            "label-rule",
+            f"label {own!r} derives {outcomes[derived]!r} by the rule of item group {group}, "
+            f"but the {by} says {recorded!r}",
+            f"the {by} is derived from the label by the pre-registered rule "
+            "(scoring.groups in volume.yaml); restore the rater's record",
+        )
+    return None
+
+
+def check_labels(ctx: GateContext, bundle: BundleData, rules: LabelRules, out: Findings) -> None:
+    """Every judged verdict's and every vote's label against the rule of its item's group."""
+    path = ctx.shown(bundle, "verdicts.jsonl")
+    for v in bundle.verdicts:
+        if v.key.item not in ctx.items or not judged(v):
+            continue
+        found = _label_problem(rules, v.key.item, v.label, v.verdict, "verdict")
+        if found is not None:
+            out.add(found[0], path, v.line, f"{_draw(v.key)}: {found[1]}", found[2])
+    path = ctx.shown(bundle, "panel.jsonl")
+    for p in bundle.panel:
+        if p.key.item not in ctx.items:
+            continue
+        found = _label_problem(rules, p.key.item, p.label, p.vote, "vote")
+        if found is not None:
+            out.add(found[0], path, p.line, f"{_draw(p.key)} by {p.judge}: {found[1]}", found[2])
+
+
+def check_reference_fraction(ctx: GateContext, out: Findings) -> None:
+    """A panel-majority reference needs the panel to re-grade every judged draw."""
+    volume = ctx.data.volume
+    fraction = volume.thresholds.panel_sample_fraction
+    if volume.scoring_or_default().reference == "panel-majority" and fraction < 1:
+        out.add(
+            "reference-fraction",
+            ctx.volume_file,
+            line_of(ctx.layout.volume_file(volume.id), ["scoring", "reference"]),
+            f"scoring.reference is panel-majority but thresholds.panel_sample_fraction is "
+            f"{fraction}: the panel majority can decide only the draws the panel re-grades",
+            "pre-register panel_sample_fraction: 1 with the panel as the reference, or "
+            "scoring.reference: grader",
+        )
+
+
+def check_reference(ctx: GateContext, bundle: BundleData, out: Findings) -> None:
+    """The reference rater set rated every judged draw of ``bundle`` (once, for a seat)."""
+    scoring = ctx.data.volume.scoring_or_default()
+    if scoring.reference == "grader":
+        return
+    seats = adjudication_seat(ctx.data.volume)
+    counts: Counter[DrawKey] = Counter()
+    for p in bundle.panel:
+        if (p.judge in seats) == (scoring.reference == "adjudication"):
+            counts[p.key] += 1
+    keys = [v.key for v in bundle.verdicts if v.key.item in ctx.items and judged(v)]
+    missing = [_draw(k) for k in keys if not counts[k]]
+    path = ctx.shown(bundle, "panel.jsonl")
+    whose = (
+        "panel votes"
+        if scoring.reference == "panel-majority"
+        else f"label from the adjudication seat {scoring.adjudication}"
+    )
+    if missing:
+        out.add(
+            "reference-coverage",
+            path,
+            None,
+            f"scoring.reference is {scoring.reference}, but {len(missing)} judged draw(s) "
+            f"have no {whose}: {_listed(missing)}",
+            "the reference rater set rates every judged draw, or pre-register "
+            "scoring.reference: grader",
+        )
+    twice = sorted(_draw(k) for k, n in counts.items() if n > 1)
+    if scoring.reference == "adjudication" and twice:
+        out.add(
+            "reference-duplicate",
+            path,
+            None,
+            f"the adjudication seat {scoring.adjudication} labels {len(twice)} draw(s) more "
+            f"than once: {_listed(twice)}",
+            "one adjudicated label per draw",
+        )
+
+
+def independent_only(ctx: GateContext, bundle: BundleData) -> BundleData:
+    """``bundle`` without the adjudication seat's votes (they are no independent ratings,
+    so the panel sample and agreement never count them)."""
+    seats = adjudication_seat(ctx.data.volume)
+    if not seats or not any(p.judge in seats for p in bundle.panel):
+        return bundle
+    return replace(bundle, panel=[p for p in bundle.panel if p.judge not in seats])
+
+
+def check_history(
+    out: Findings, volume_file: str, first: str, document: Mapping[str, Any], now: Scoring | None
+) -> None:
+    """``scoring`` is as it stood when the first bundle was committed."""
+    raw = document.get("scoring") if isinstance(document, Mapping) else None
+    try:
+        then = None if raw is None else Scoring.model_validate(raw)
+    except ValidationError:
+        out.add(
+            "prereg-history",
+            volume_file,
+            None,
+            f"scoring in volume.yaml at {first[:12]} does not parse",
+        )
+        return
+    if then != now:
+        out.add(
+            "prereg-changed",
+            volume_file,
+            None,
+            f"scoring (labels, item groups, rules or reference) changed after the results "
+            f"were committed (compare with commit {first[:12]})",
+            "restore the pre-registered scoring; a change needs a new volume",
+        )

@@ -1,0 +1,108 @@
+"""How a volume scores: the raters' label set, the pre-registered rule that derives pass or
+fail from a label per item group, and the rater set the published rates come from
+(``scoring:`` in ``volume.yaml``)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field, StringConstraints, model_validator
+
+from generator.models.base import ItemId, Name, Part, Slug
+
+Label = Annotated[
+    str, StringConstraints(pattern=r"^[A-Za-z0-9](?:[A-Za-z0-9_.-]{0,62}[A-Za-z0-9])?$")
+]
+"""A rater's label as the rater gave it: ``full_refusal``, ``0``, ``partial-compliance`` …"""
+
+Outcome = Literal["pass", "fail", "refused"]
+"""What a label counts as: a pass, a fail, or not a verdict (``refused``: the rater
+declined; a grader's becomes ``grader_refused``, a judge's a ``refused`` vote)."""
+
+Reference = Literal["grader", "panel-majority", "adjudication"]
+"""The rater set the published rates come from."""
+
+DEFAULT_LABELS = ("pass", "fail")
+"""The label set of a volume that declares none: the label is the verdict itself."""
+
+REFERENCES: tuple[Reference, ...] = ("grader", "panel-majority", "adjudication")
+
+
+class ItemGroup(Part):
+    """Items scored by one rule: by category, or by an explicit list of item ids."""
+
+    id: Slug
+    """Group id, e.g. ``safe-prompts`` (named in findings and on pages)."""
+    description: Annotated[str, Field(max_length=500)] | None = None
+    """What the group is and why its rule is what it is (shown on the methodology page)."""
+    categories: list[Slug] = Field(default=[], max_length=200)
+    """Every item of these bank categories belongs to the group."""
+    items: list[ItemId] = Field(default=[], max_length=100_000)
+    """These items belong to the group (instead of ``categories``)."""
+    rule: dict[Label, Outcome] = Field(min_length=1)
+    """Label → ``pass``, ``fail`` or ``refused``; a label the rule does not map is not
+    allowed on this group's items."""
+
+    @model_validator(mode="after")
+    def _members(self) -> ItemGroup:
+        if bool(self.categories) == bool(self.items):
+            raise ValueError("an item group lists either categories or items (exactly one)")
+        for name, values in (("categories", self.categories), ("items", self.items)):
+            twice = sorted({v for v in values if values.count(v) > 1})
+            if twice:
+                raise ValueError(f"{name} listed twice: {', '.join(twice)}")
+        return self
+
+
+class Scoring(Part):
+    """The pre-registered scoring of a volume (part of the pre-registration hash).
+
+    Without ``labels`` the label set is ``pass``/``fail`` and every item scores by the
+    identity rule: a verdict's label is its verdict (a ``label`` may then be omitted).
+    """
+
+    labels: list[Label] | None = Field(default=None, min_length=1, max_length=50)
+    """The declared label set: every rater label in the volume is one of these."""
+    groups: list[ItemGroup] = Field(default=[], max_length=100)
+    """Item groups with their rule; every Tier 1 item of the bank version is in exactly
+    one (required when ``labels`` is declared)."""
+    reference: Reference = "grader"
+    """Whose decisions the published rates count: ``grader`` (the Tier 1 grader; the
+    panel majority decides the draws it refused), ``panel-majority`` (the majority of the
+    independent panel votes on every judged draw) or ``adjudication`` (the labels of the
+    seat named in ``adjudication``). Tier 0 draws are always decided by their check."""
+    adjudication: Name | None = None
+    """Name (API string or rater id) of the adjudication seat whose labels are the
+    reference; required exactly when ``reference`` is ``adjudication``."""
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Scoring:
+        labels = self.labels
+        if labels is None and self.groups:
+            raise ValueError("item groups need a declared label set (scoring.labels)")
+        if labels is not None:
+            if len(set(labels)) != len(labels):
+                twice = sorted({x for x in labels if labels.count(x) > 1})
+                raise ValueError(f"labels declared twice: {', '.join(twice)}")
+            if not self.groups:
+                raise ValueError("a declared label set needs item groups with their rules")
+            ids = [g.id for g in self.groups]
+            if len(set(ids)) != len(ids):
+                raise ValueError(f"item group ids repeat: {', '.join(sorted(ids))}")
+            for group in self.groups:
+                unknown = sorted(set(group.rule) - set(labels))
+                if unknown:
+                    raise ValueError(
+                        f"group {group.id}: rule maps labels not in scoring.labels: "
+                        f"{', '.join(unknown)}"
+                    )
+        if (self.reference == "adjudication") != (self.adjudication is not None):
+            raise ValueError(
+                "scoring.adjudication names the adjudication seat exactly when "
+                "scoring.reference is adjudication"
+            )
+        return self
+
+    def label_set(self) -> tuple[str, ...]:
+        """The declared labels, or the default ``pass``/``fail``."""
+        return tuple(self.labels) if self.labels is not None else DEFAULT_LABELS
