@@ -45,11 +45,12 @@ from generator.leaks import (
     Secret,
     Unscannable,
     scan_paths,
-    scan_text,
 )
 from generator.leaks.extract import Format
+from generator.leaks.public import PublicTexts
+from generator.leaks.republish import copied
 from generator.leaks.ucd import VERSIONS as UNICODE_DATA
-from generator.models.bank import BankItem
+from generator.models.bank import BankItem, PatternCheck
 from generator.models.records import PrivateResponse
 from generator.store.jsonl import Bounds, Problems, iter_jsonl
 from generator.store.paths import SITE, SITE_SRC, TOOL_DIRS
@@ -88,9 +89,23 @@ def _response_files(ctx: GateContext) -> list[Path]:
     return sorted(responses.glob("*/*.jsonl")) if responses.is_dir() else []
 
 
-def _ignored(ctx: GateContext) -> list[str]:
-    """Public texts whose shared windows are never reported (see ``generator.leaks``)."""
-    return [_prompt_text(i) for i in ctx.data.bank.public.values()]
+def _ignored(ctx: GateContext) -> PublicTexts:
+    """Public texts whose shared windows are never reported (see ``generator.leaks``):
+    every public item's prompt, pass criterion and check patterns, and the responses
+    and evidence quotes of public items in the volume's bundles (read when used)."""
+    public = sorted(ctx.data.bank.public.values(), key=lambda i: i.id)
+    return PublicTexts(
+        (text for item in public for text in _public_texts(item)),
+        (b.directory / name for b in ctx.bundles() for name in ("draws.jsonl", "verdicts.jsonl")),
+        (item.id for item in public),
+    )
+
+
+def _public_texts(item: BankItem) -> list[str]:
+    """A public item's own texts: prompt, pass criterion, check patterns."""
+    check = item.check
+    patterns = [*check.required, *check.forbidden] if isinstance(check, PatternCheck) else []
+    return [_prompt_text(item), item.pass_criterion, *patterns]
 
 
 def secrets_key(ctx: GateContext, config: LeakConfig) -> str:
@@ -109,7 +124,7 @@ def secrets_key(ctx: GateContext, config: LeakConfig) -> str:
             f"{p.relative_to(ctx.layout.private).as_posix()}={sha256_file(p)}"
             for p in _response_files(ctx)
         ),
-        _ignored(ctx),
+        _ignored(ctx).fingerprint(),
     )
 
 
@@ -191,19 +206,21 @@ def _line_of(ctx: GateContext) -> dict[str, int]:
 
 def _republished(ctx: GateContext, config: LeakConfig, out: Findings) -> None:
     """Refuse public items that repeat a held-out item's text: the scan ignores public
-    texts, so such an item would carry the held-out text everywhere unreported."""
+    texts, so such an item would carry the held-out text everywhere unreported. Text
+    that two public items share is not a copy (``generator.leaks.republish``)."""
     bank = ctx.data.bank
     held = [
         Secret(f"item:{item.id}", "prompt", text)
         for item in sorted(bank.private.values(), key=lambda i: i.id)
         for text in (_prompt_text(item), item.pass_criterion)
     ]
-    index = LeakIndex.build(held, config=config)
+    public = sorted(bank.public.values(), key=lambda i: i.id)
     shown = ctx.layout.rel(ctx.layout.public_items)
     lines = _line_of(ctx) if bank.public and ctx.layout.public_items.is_file() else {}
-    for item in sorted(bank.public.values(), key=lambda i: i.id):
+    texts = [f"{_prompt_text(i)}\n\n{i.pass_criterion}" for i in public]
+    for item, leaks in zip(public, copied(held, texts, config), strict=True):
         found: dict[str, Leak] = {}
-        for leak in scan_text(index, f"{_prompt_text(item)}\n\n{item.pass_criterion}", "x"):
+        for leak in leaks:
             best = found.get(leak.secret_key)
             if best is None or leak.tokens > best.tokens:
                 found[leak.secret_key] = leak

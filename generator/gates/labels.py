@@ -248,6 +248,22 @@ def check_history(
             f"scoring in volume.yaml at {first[:12]} does not parse",
         )
         return
+    older = isinstance(document, Mapping) and document.get("schema_version", 1) in (1, 2)
+    if raw is None and now is not None and older:
+        # The format gained ``scoring`` in volume schema version 3: declaring it in a
+        # volume registered earlier is not a change of a registered value, but nothing
+        # shows the rules predate the results (as for a late qualification set): say so.
+        out.add(
+            "prereg-added",
+            volume_file,
+            None,
+            "scoring was declared after the results were committed (absent at commit "
+            f"{first[:12]}, a volume.yaml of schema version {document.get('schema_version', 1)}"
+            "); nothing shows the label rules predate the results",
+            "declare the scoring before any run in the next volume",
+            severity="warning",
+        )
+        return
     if then != now:
         out.add(
             "prereg-changed",

@@ -24,8 +24,10 @@ punctuation and whitespace as separators, one token per character in scripts wit
 spaces) and after files are reduced to their text by what they contain, never by
 their name (``extract``: tags and character references, backslash escapes, Markdown
 emphasis inside words, PDF text layers; ``scan``: regular files only, bounded reads).
-Windows that also occur in the ``ignore`` texts (public items and responses) are never
-reported, so shared boilerplate does not raise false alarms.
+Windows that also occur in the ``ignore`` texts (public items and responses, streamed by
+``PublicTexts``) are never reported, so shared boilerplate does not raise false alarms;
+``republish.copied`` finds the public items that copy a held-out item, which that rule
+would otherwise hide (text two public items share is not a copy).
 
 Cost: building is linear in the secrets' length; scanning is linear in the bytes
 scanned (rolling hashes of token windows looked up in sorted tables behind a bitmap,
@@ -35,6 +37,7 @@ scanned (rolling hashes of token windows looked up in sorted tables behind a bit
 from generator.leaks.index import LeakIndex
 from generator.leaks.model import Leak, LeakConfig, Secret, SecretKind, Unscannable
 from generator.leaks.normalise import canonical, normalise, tokens
+from generator.leaks.public import PublicTexts
 from generator.leaks.scan import CleanFiles, iter_files, scan_file, scan_paths, scan_text
 
 __all__ = [
@@ -42,6 +45,7 @@ __all__ = [
     "Leak",
     "LeakConfig",
     "LeakIndex",
+    "PublicTexts",
     "Secret",
     "SecretKind",
     "Unscannable",

@@ -8,21 +8,25 @@ a document once per distinct width, which is linear in its bytes; see ``shingles
 
 **Ignore set.** Text that is public anyway is not a leak. ``build(..., ignore=texts)``
 scans the given public texts (public prompts, pass criteria, public responses,
-templates) with the fresh index and drops every window they contain. What remains to be
+templates) with the fresh index and drops every window they contain (public responses
+only from held-out responses' windows, see ``PublicTexts``). What remains to be
 reported is a run of at least ``window`` consecutive tokens of a secret that is not
 itself in the public texts, or a whole short secret that is not.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Iterator
 from itertools import repeat
 
 import numpy as np
+import numpy.typing as npt
 
 from generator.leaks.codes import TokenCodes
 from generator.leaks.model import LeakConfig, Secret, SecretKind
 from generator.leaks.normalise import LINE, PAGE, normalise, tokens
+from generator.leaks.public import PublicTexts
 from generator.leaks.shingles import (
     I32,
     I64,
@@ -40,6 +44,8 @@ _BATCH = 1 << 14
 """Window matches verified at once (bounds the ``batch x width`` comparison array)."""
 _SPAN = 1 << 20
 """Secret tokens hashed at once while building (bounds the temporary arrays)."""
+_BETWEEN = f"{LINE}{PAGE}{LINE}"
+"""Joins public texts tokenised together (see ``LeakIndex.batches``)."""
 
 
 class LeakIndex:
@@ -82,14 +88,15 @@ class LeakIndex:
         secrets: Iterable[Secret],
         *,
         config: LeakConfig | None = None,
-        ignore: Iterable[str] = (),
+        ignore: Iterable[str] | PublicTexts = (),
     ) -> LeakIndex:
         """Index secrets; secrets with the same normalised text share one entry.
 
         Args:
             secrets: The held-out texts.
             config: Thresholds; ``LeakConfig()`` by default.
-            ignore: Public texts whose windows are never reported (see module docs).
+            ignore: Public texts whose windows are never reported (see module docs);
+                of a ``PublicTexts``, the rows' texts only for held-out responses.
 
         Returns:
             The index.
@@ -111,16 +118,30 @@ class LeakIndex:
         tables = _tables(token_ids, starts, lengths, config.window)
         owners = tuple(tuple(keys) for keys in distinct.values())
         index = cls(config, vocab, token_ids, starts, owners, tables, tuple(unscannable))
+        if isinstance(ignore, PublicTexts):
+            return index.without(ignore.texts).without(ignore.records(), only="response")
         return index.without(ignore)
 
-    def without(self, public: Iterable[str]) -> LeakIndex:
-        """This index minus every window that occurs in one of the ``public`` texts."""
+    def without(self, public: Iterable[str], only: SecretKind | None = None) -> LeakIndex:
+        """This index minus every window that occurs in one of the ``public`` texts (with
+        ``only``, windows of secrets that are all of that kind).
+
+        Linear in the public texts' length, read as a stream: they are tokenised and
+        matched in batches of about ``_SPAN`` characters, texts joined by an ``UNKNOWN``
+        token (no window spans two texts), so many short texts (responses) cost one
+        tokenisation and one lookup per batch rather than one per text.
+        """
         drop = [np.zeros(len(table.hashes), dtype=np.bool_) for table in self.tables]
-        for text in public:
-            ids = self.text_ids(normalise(text))
-            ids = ids[(ids != LINE_ID) & (ids != PAGE_ID)]
+        for ids in self.batches(public):
             for table_no, _, postings in self.hits(ids, 0):
                 drop[table_no][postings] = True
+        if only is not None:
+            kinds = np.array([all(k == only for _, k in keys) for keys in self.owners], bool)
+            drop = [mask & kinds[t.secrets] for t, mask in zip(self.tables, drop, strict=True)]
+        return self._dropped(drop)
+
+    def _dropped(self, drop: list[npt.NDArray[np.bool_]]) -> LeakIndex:
+        """This index without the windows ``drop`` marks (one mask per table)."""
         if not any(mask.any() for mask in drop):
             return self
         tables = tuple(t.keep(~mask) for t, mask in zip(self.tables, drop, strict=True))
@@ -134,6 +155,41 @@ class LeakIndex:
             self.unscannable,
             self._codes,
         )
+
+    def batches(self, texts: Iterable[str]) -> Iterator[I64]:
+        """Token ids of ``texts``, about ``_SPAN`` characters of them at a time.
+
+        A batch is normalised and tokenised in one call, its texts joined by a line
+        holding only a page break (normalisation acts within lines, and a hyphen rule
+        joins a line to the next line's first word, which a page-break line has none
+        of); the page breaks then become ``UNKNOWN``, so no window spans two texts (or
+        two pages of one text). Line breaks are removed, as the scan removes them. A
+        text seen before is skipped (memory: 16 bytes a distinct text, and one batch).
+        """
+        if not self.tables:
+            return  # nothing to drop: the texts are not even read
+        batch: list[str] = []
+        size = 0
+        seen: set[bytes] = set()  # repeated texts (boilerplate) are read once
+        for text in texts:
+            digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16)
+            if digest.digest() in seen:
+                continue
+            seen.add(digest.digest())
+            batch.append(text)
+            size += len(text) + len(_BETWEEN)
+            if size >= _SPAN:
+                yield self._joined(batch)
+                batch, size = [], 0
+        if batch:
+            yield self._joined(batch)
+
+    def _joined(self, texts: list[str]) -> I64:
+        """Token ids of texts joined by ``UNKNOWN`` (see ``batches``)."""
+        ids = self.text_ids(normalise(_BETWEEN.join(texts)))
+        kept: I64 = ids[ids != LINE_ID]
+        kept[kept == PAGE_ID] = UNKNOWN
+        return kept
 
     def ids(self, words: list[str]) -> I64:
         """Token ids of ``words``; ``UNKNOWN`` for a word no secret has."""

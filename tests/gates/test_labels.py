@@ -244,3 +244,14 @@ def test_an_adjudication_reference_needs_one_label_of_its_seat_per_judged_draw(
     ]
     independent = labels.independent_only(ctx, replace(bundle, panel=[*bundle.panel, *votes]))
     assert independent.panel == bundle.panel  # the seat takes no part in agreement
+
+
+def test_scoring_declared_after_results_of_an_older_format_warns_and_of_v3_fails() -> None:
+    from generator.gates.base import Findings
+    from generator.gates.labels import check_history
+    from generator.models.scoring import Scoring
+
+    for version, severity, rule in ((2, "warning", "prereg-added"), (3, "error", "prereg-changed")):
+        out = Findings("config")
+        check_history(out, "volume.yaml", "0" * 40, {"schema_version": version}, Scoring())
+        assert [(p.rule, p.severity) for p in out.items] == [(rule, severity)], version

@@ -83,10 +83,13 @@ def _rows() -> list[dict[str, str]]:
 
 def _heldout_ids() -> list[str]:
     """Every other behaviour (goal) held out, all its rows together: rows sharing a goal
-    share their pass criterion, and a public item must never repeat a held-out one."""
-    goals = sorted({r["goal"] for r in _rows()})
+    share their pass criterion, and a public item must never repeat a held-out one. The
+    file spells 40 goals in two cases ("design a phishing email…", "Design a phishing
+    email…"): they are one behaviour, so goals are compared case-folded (split by exact
+    spelling, the holdout gate rightly refuses 3 public items that repeat held-out ones)."""
+    goals = sorted({r["goal"].casefold() for r in _rows()})
     held = set(goals[1::2])
-    return [f"jbb-{r['Index']}" for r in _rows() if r["goal"] in held]
+    return [f"jbb-{r['Index']}" for r in _rows() if r["goal"].casefold() in held]
 
 
 @pytest.fixture(scope="module")
@@ -236,3 +239,19 @@ def test_the_copy_is_the_published_bytes() -> None:
     digest = hashlib.sha256(DATA.read_bytes()).hexdigest()
     assert digest == "95f5b06d7a177fafd9377f2013ebed549c264bfdeee00082d64fcdcb1dc7aa8b"
     assert "MIT licence" in (DATA.parent / "README.md").read_text("utf-8")
+
+
+def test_the_holdout_gate_finds_no_leak_of_text_that_is_public_anyway(jbb_root: Path) -> None:
+    """Held-out prompts share jailbreak templates with public prompts, and held-out
+    responses share refusal boilerplate with public responses: public text is not a
+    leak (on this data the scan of public prompts alone reported 2,000+ findings)."""
+    result = run(jbb_root, "--no-cache", "gate", "holdout", "vol-001", "--json")
+    assert "Traceback" not in result.output
+    gate = next(g for g in json.loads(result.stdout)["gates"] if g["gate"] == "holdout")
+    leaks = [
+        (f["rule"], f["path"], f["line"], f["message"])
+        for f in gate["findings"]
+        if f["rule"].startswith("leak-") or f["rule"] == "heldout-republished"
+    ]
+    assert leaks == [], "\n".join(map(str, leaks))
+    assert (jbb_root / "bundles" / "vol-001" / CANDIDATE / "draws.jsonl").is_file()
