@@ -16,6 +16,7 @@ from types import ModuleType
 from typing import Any, Literal
 
 from generator.gates import GATES, WITH_OUTPUTS, GateContext, GateResult
+from generator.progress import Progress
 from generator.store import Bounds, Layout, VolumeData, load_volume
 
 Phase = Literal["inputs", "outputs"]
@@ -71,7 +72,7 @@ def run_gates(
     *,
     strict: bool = False,
     bounds: Bounds | None = None,
-    progress: Callable[[str], None] | None = None,
+    progress: Progress | None = None,
     options: dict[str, Any] | None = None,
     data: VolumeData | None = None,
     loaded: Mapping[str, VolumeData] | None = None,

@@ -12,7 +12,10 @@ from contextlib import contextmanager
 from typing import Any
 
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
+from rich.progress import Progress as Bar
+
+from generator.progress import Progress, silent
 
 
 def _console(stderr: bool) -> Console:
@@ -56,7 +59,9 @@ def _json_escape(char: str) -> str:
 
 
 @contextmanager
-def progress(description: str, total: int | None = None, *, ticking: bool = True) -> Iterator[Any]:
+def progress(
+    description: str, total: int | None = None, *, ticking: bool = True
+) -> Iterator[Progress]:
     """A progress bar on stderr when it is a terminal; a no-op callback otherwise.
 
     Yields a function taking a short label for the step just started. ``ticking=False``
@@ -64,9 +69,9 @@ def progress(description: str, total: int | None = None, *, ticking: bool = True
     fork (``generator.forked`` forks only a single-threaded process).
     """
     if not err.is_terminal:
-        yield lambda label: None
+        yield silent
         return
-    bar = Progress(
+    bar = Bar(
         TextColumn("{task.description}"),
         BarColumn(),
         TextColumn("{task.fields[label]}"),

@@ -15,7 +15,6 @@ from typing import TypeVar
 
 from generator.canonical import dumps, write_text
 from generator.errors import InputError
-from generator.hashing import sha256_file
 from generator.models.base import Record
 from generator.models.registries import FingerprintRegistry, FrozenEntry
 from generator.store.jsonl import Problems, load_document
@@ -23,14 +22,8 @@ from generator.store.paths import Layout
 
 MAX_REGISTRY_BYTES = 64 << 20
 
-REGISTRY = "fingerprints.json"
 REGISTRY_WHAT = "fingerprint registry"
 R = TypeVar("R", bound=Record)
-
-
-def registry_path(layout: Layout) -> Path:
-    """Where the registry lives."""
-    return layout.figures_dir / REGISTRY
 
 
 def read_registry(layout: Layout, path: Path, model: type[R], what: str) -> R | None:
@@ -79,25 +72,15 @@ class FrozenFile:
         )
 
 
-def changed(layout: Layout, entries: dict[str, FrozenFile]) -> list[tuple[FrozenFile, str]]:
-    """Registered files whose bytes differ now, with what happened to them."""
-    out = []
-    for rel, entry in entries.items():
-        path = layout.root / rel
-        if not path.is_file():
-            out.append((entry, "is missing"))
-        elif sha256_file(path) != entry.sha256:
-            out.append((entry, "changed after it was published"))
-    return out
-
-
 def load_frozen(layout: Layout) -> dict[str, FrozenFile]:
     """Every registered file with kind and provenance, by root-relative path.
 
     Raises:
         InputError: The registry exists but cannot be read.
     """
-    registry = read_registry(layout, registry_path(layout), FingerprintRegistry, REGISTRY_WHAT)
+    registry = read_registry(
+        layout, layout.fingerprint_registry, FingerprintRegistry, REGISTRY_WHAT
+    )
     if registry is None:
         return {}
     return {
@@ -114,4 +97,4 @@ def registry_text(entries: dict[str, FrozenFile]) -> str:
 
 def write_frozen(layout: Layout, entries: dict[str, FrozenFile]) -> bool:
     """Atomically write the registry; return False when its bytes were already so."""
-    return write_text(registry_path(layout), registry_text(entries), layout.root)
+    return write_text(layout.fingerprint_registry, registry_text(entries), layout.root)

@@ -15,7 +15,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-CHUNK = 1 << 20
+from generator.store.regular import NOT_REGULAR, kind_of, open_fd, read_chunks
+
 MAX_FILE_BYTES = 1 << 30
 MAX_FILES = 200_000
 MAX_DEPTH = 32
@@ -52,44 +53,36 @@ class Inventory:
 def _kind(mode: int) -> str:
     if stat.S_ISLNK(mode):
         return "is a symbolic link (never followed)"
-    if stat.S_ISFIFO(mode):
-        return "is a FIFO, not a regular file"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "is a device, not a regular file"
-    if stat.S_ISSOCK(mode):
-        return "is a socket, not a regular file"
-    return "is not a regular file"
+    kind = kind_of(mode, brief=True)
+    return f"is {kind}" if kind == NOT_REGULAR else f"is {kind}, {NOT_REGULAR}"
 
 
 def read_entry(path: Path, max_bytes: int = MAX_FILE_BYTES) -> Entry | str:
     """Size and SHA-256 of ``path`` read in place, or why it cannot be read.
 
     The file is opened without following links and without blocking, then checked to be
-    regular on the open descriptor, so it cannot be swapped for a FIFO in between.
+    regular on the open descriptor (``generator.store.regular.open_fd``), so it cannot be
+    swapped for a FIFO in between.
     """
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     try:
-        fd = os.open(path, flags | getattr(os, "O_CLOEXEC", 0))
+        fd, info = open_fd(path)
     except OSError as exc:
         if os.path.islink(path):
             return _kind(stat.S_IFLNK)
         return f"cannot be read ({exc.strerror})"
-    try:
-        info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode) or info.st_size > max_bytes:
+        os.close(fd)
         if not stat.S_ISREG(info.st_mode):
             return _kind(info.st_mode)
-        if info.st_size > max_bytes:
-            return f"is {info.st_size} bytes, over the {max_bytes}-byte bound"
-        digest = hashlib.sha256()
-        size = 0
-        while size <= max_bytes and (chunk := os.read(fd, CHUNK)):
-            digest.update(chunk)
-            size += len(chunk)
-        if size > max_bytes:
-            return f"grew over the {max_bytes}-byte bound while it was read"
-        return Entry(size, digest.hexdigest())
-    finally:
-        os.close(fd)
+        return f"is {info.st_size} bytes, over the {max_bytes}-byte bound"
+    digest = hashlib.sha256()
+    size = 0
+    for chunk in read_chunks(fd, max_bytes + 1):
+        digest.update(chunk)
+        size += len(chunk)
+    if size > max_bytes:
+        return f"grew over the {max_bytes}-byte bound while it was read"
+    return Entry(size, digest.hexdigest())
 
 
 def scan(

@@ -9,15 +9,15 @@ the private store gives, so nothing public is made from private data.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from generator import figures
 from generator.errors import InputError
 from generator.models.figures import Figure
+from generator.progress import Progress
 from generator.store import Layout, VolumeData, load_volume, public_view
 
-Progress = Callable[[str], None]
 Figures = dict[str, Figure]
 
 

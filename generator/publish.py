@@ -15,7 +15,7 @@ Publishing unchanged inputs rewrites nothing.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,8 +30,8 @@ from generator.gating import gate_inputs, gate_outputs, verdicts
 from generator.hashing import sha256_bytes, sha256_file
 from generator.journal import commit, recover
 from generator.models.release import Release
+from generator.progress import Progress, silent
 from generator.release import (
-    MANIFEST,
     intact,
     load_release,
     refuse_downgrade,
@@ -47,11 +47,9 @@ from generator.release import (
 from generator.signing import load_private_key
 from generator.staging import plan, staging
 from generator.store import Layout
+from generator.store.paths import BANK, BUNDLES, MANIFEST, SITE, TEMPLATES, WRITTEN_AREAS
 
-Step = Callable[[str], None]
 SITE_STAMP = ".probepress-site.json"
-#: Folders publish writes: refused up front when a symlink is on the way or inside.
-WRITTEN = ("figures", "site_src/volumes", "site_src/downloads", "site")
 
 
 @dataclass(frozen=True)
@@ -100,7 +98,7 @@ def site_digest(layout: Layout) -> str:
 
 
 def _site_fresh(layout: Layout) -> bool:
-    stamp = layout.root / "site" / SITE_STAMP
+    stamp = layout.site_dir / SITE_STAMP
     try:
         return bool(json.loads(stamp.read_text("utf-8"))["digest"] == site_digest(layout))
     except (OSError, ValueError, KeyError, TypeError):
@@ -136,7 +134,7 @@ def publish(
     allow_dirty: bool = False,
     jobs: int | None = None,
     signing_key: Path | None = None,
-    progress: Step | None = None,
+    progress: Progress | None = None,
 ) -> PublishResult:
     """Read → figures → input gates → frozen HTML and PDFs → releases → site (downloads
     and MkDocs) → output gates → seal for ``volumes``, in one pass in staging, moved
@@ -153,7 +151,8 @@ def publish(
     """
     with lock.writing(layout.root):
         recover(layout.root)
-        unsafe = symlinks_under(layout.root, WRITTEN)
+        # Refused up front when a symlink is on the way to a folder publish writes, or inside.
+        unsafe = symlinks_under(layout.root, WRITTEN_AREAS)
         if unsafe:
             raise UnsafePath(
                 "not published: no file is ever written through a symbolic link:", unsafe
@@ -181,7 +180,7 @@ class _Run:
     clean: bool
     allow_dirty: bool
     jobs: int | None
-    step: Step
+    step: Progress
 
     @property
     def draft(self) -> bool:
@@ -201,7 +200,7 @@ def _publish(
     allow_dirty: bool,
     jobs: int | None,
     signing_key: Path | None,
-    progress: Step | None,
+    progress: Progress | None,
 ) -> PublishResult:
     """Publish ``volumes`` unless nothing changed: in staging, read each volume once,
     compute and register its figures, run the gates' input parts, render the pages,
@@ -255,7 +254,7 @@ def _survey(
     allow_dirty: bool,
     jobs: int | None,
     signing_key: Path | None,
-    progress: Step | None,
+    progress: Progress | None,
 ) -> _Run:
     """Load the signing key and find each volume's standing release and the tree's state."""
     key = load_private_key(signing_key)
@@ -274,16 +273,14 @@ def _survey(
         clean,
         allow_dirty,
         jobs,
-        progress or (lambda label: None),
+        progress or silent,
     )
 
 
 def _noop(run: _Run) -> PublishResult | None:
     """The no-op result when every volume, the site and the seal already stand as is."""
     layout = run.layout
-    sealed = (layout.root / MANIFEST).is_file() and signed_as(
-        layout, run.previous.values(), run.key
-    )
+    sealed = layout.manifest_file.is_file() and signed_as(layout, run.previous.values(), run.key)
     fresh = all(run.intact_now.values()) and (run.clean or run.allow_dirty)
     if fresh and _site_fresh(layout) and sealed:
         standing = tuple(r for r in run.previous.values() if r is not None)
@@ -319,7 +316,7 @@ def _release(run: _Run, stage_layout: Layout, volume: str, report: Any) -> Relea
         volume=volume,
         generator=f"probepress {__version__}",
         inputs_commit=git.last_commit_touching(
-            run.layout.root, ["bank", f"bundles/{volume}", "templates"]
+            run.layout.root, [BANK, f"{BUNDLES}/{volume}", TEMPLATES]
         ),
         draft=run.draft,
         inputs=run.inputs[volume],
@@ -332,7 +329,7 @@ def _release(run: _Run, stage_layout: Layout, volume: str, report: Any) -> Relea
 
 def _seal(run: _Run, stage_layout: Layout, stage: Path) -> None:
     """Stamp the built site with its digest and seal the manifest over everything."""
-    write_json(stage / "site" / SITE_STAMP, {"digest": site_digest(stage_layout)}, stage)
+    write_json(stage / SITE / SITE_STAMP, {"digest": site_digest(stage_layout)}, stage)
     # Sealed last, over the built site too: every published file is in it.
     manifest = site_manifest(stage)
     write_manifest(stage, sign(manifest, run.key) if run.key is not None else manifest)

@@ -41,15 +41,24 @@ from generator.models.release import (
     SiteManifest,
 )
 from generator.store.jsonl import Problems, load_document
-from generator.store.paths import Layout
+from generator.store.paths import (
+    BANK,
+    BUILT_MANIFEST,
+    BUNDLES,
+    DOWNLOADS,
+    DOWNLOADS_FOLDER,
+    FIGURES,
+    FIGURES_REGISTRY,
+    FINGERPRINT_REGISTRY,
+    MANIFEST,
+    PUBLISHED_AREAS,
+    RELEASE_LEDGER,
+    SITE,
+    SITE_SRC,
+    Layout,
+)
 from generator.trust import fingerprint, signed_bytes
 
-PUBLIC_KEY_FILE = "release-signing-key.pub"
-MANIFEST = "site_src/downloads/release-manifest.json"
-SITE_MANIFEST = "site/downloads/release-manifest.json"
-LEDGER = "figures/releases.json"
-COVERED = ("figures", "site_src", "site")
-"""The published areas of a root: exactly what ``publish`` moves into place."""
 MAX_RECORD_BYTES = 64 << 20
 Signed = TypeVar("Signed", Release, SiteManifest)
 R = TypeVar("R", bound=Record)
@@ -57,20 +66,20 @@ R = TypeVar("R", bound=Record)
 # -- the one plan of where a root's files appear in a built site -----------------------
 
 SITE_PLACES = (
-    ("site_src/", ""),
-    ("bank/", "downloads/bank/"),
-    ("bundles/", "downloads/bundles/"),
-    ("figures/", "downloads/"),
+    (f"{SITE_SRC}/", ""),
+    (f"{BANK}/", f"{DOWNLOADS_FOLDER}/{BANK}/"),
+    (f"{BUNDLES}/", f"{DOWNLOADS_FOLDER}/{BUNDLES}/"),
+    (f"{FIGURES}/", f"{DOWNLOADS_FOLDER}/"),
 )
 """Root-relative prefix -> site-relative prefix. ``site/downloads.py`` names its copies
 with it and ``verify`` reads a built site through it, so the two never disagree."""
-SHIPPED_REGISTRIES = ("figures.json", "fingerprints.json", "releases.json")
+SHIPPED_REGISTRIES = (FIGURES_REGISTRY, FINGERPRINT_REGISTRY, RELEASE_LEDGER)
 """The files of ``figures/`` a built site ships (``downloads.json`` is the publisher's)."""
-COPIED_AT_BUILD = ("bundles/",)
+COPIED_AT_BUILD = (f"{BUNDLES}/",)
 """Root folders whose downloads copies (``site_src/downloads/<folder>``) are written by
 every site build from the originals and never committed (a root keeps each file once):
 a root without a built site checks their ``SHA256SUMS`` lines against the originals."""
-UNSEALED = ("site_src/assets", "site_src/downloads/bundles", "site_src/overrides")
+UNSEALED = (f"{SITE_SRC}/assets", f"{DOWNLOADS}/{BUNDLES}", f"{SITE_SRC}/overrides")
 """Folders of ``site_src/`` every site build writes from elsewhere — the tool's own theme
 files, the copies of ``COPIED_AT_BUILD`` — and git ignores, so a clean clone has none of
 them: the site manifest lists their built copies under ``site/``, not these, and they are
@@ -79,9 +88,9 @@ neither missing from a clean clone nor extra to a built one."""
 
 def site_path(rel: str) -> str | None:
     """Where the root file ``rel`` appears in a built site (None: it is not shipped)."""
-    if rel.startswith("figures/") and rel.removeprefix("figures/") not in SHIPPED_REGISTRIES:
+    if rel.startswith(f"{FIGURES}/") and rel not in SHIPPED_REGISTRIES:
         return None
-    if rel.startswith("site_src/") and rel.endswith(".md"):
+    if rel.startswith(f"{SITE_SRC}/") and rel.endswith(".md"):
         return None  # pages are rendered to HTML, not copied
     for prefix, place in SITE_PLACES:
         if rel.startswith(prefix):
@@ -103,9 +112,9 @@ def copy_source(name: str) -> str | None:
 def download_name(rel: str) -> str:
     """The name inside ``downloads/`` of a root file the site ships there."""
     place = site_path(rel)
-    if place is None or not place.startswith("downloads/"):
-        raise ValueError(f"{rel} is not shipped under downloads/")
-    return place.removeprefix("downloads/")
+    if place is None or not place.startswith(f"{DOWNLOADS_FOLDER}/"):
+        raise ValueError(f"{rel} is not shipped under {DOWNLOADS_FOLDER}/")
+    return place.removeprefix(f"{DOWNLOADS_FOLDER}/")
 
 
 class SiteLayout(Layout):
@@ -130,19 +139,15 @@ def volume_inputs(layout: Layout, volume: str) -> dict[str, str]:
     paths = [
         *_files(layout.bank_dir),
         *_files(layout.volume_dir(volume)),
-        *_files(layout.root / "templates"),
+        *_files(layout.templates_dir),
     ]
     return {layout.rel(p): sha256_file(p) for p in paths}
 
 
-def release_path(layout: Layout, volume: str) -> Path:
-    """``site_src/volumes/<volume>/release.json``."""
-    return layout.site_src / "volumes" / volume / "release.json"
-
-
 def load_release(layout: Layout, volume: str) -> Release | None:
     """The volume's release manifest, if it was published."""
-    return _load(release_path(layout, volume), Release, layout.rel(release_path(layout, volume)))
+    path = layout.release_file(volume)
+    return _load(path, Release, layout.rel(path))
 
 
 def _load(path: Path, model: type[R], shown: str) -> R | None:
@@ -167,7 +172,7 @@ def volume_figures_sha256(layout: Layout, volume: str) -> str:
 
 def volume_outputs(layout: Layout, volume: str) -> dict[str, str]:
     """The volume's frozen files (HTML and PDF) with their SHA-256."""
-    folder = layout.site_src / "volumes" / volume
+    folder = layout.volume_pages(volume)
     return {layout.rel(p): sha256_file(p) for p in _files(folder) if p.suffix in (".html", ".pdf")}
 
 
@@ -191,7 +196,7 @@ def sign(record: Signed, key: Ed25519PrivateKey) -> Signed:
     return record.model_copy(update={"signature": signature})
 
 
-def load_ledger(root: Path, rel: str = LEDGER) -> ReleaseLedger | None:
+def load_ledger(root: Path, rel: str = RELEASE_LEDGER) -> ReleaseLedger | None:
     """The release ledger at ``root/rel`` (a built site ships it under downloads/)."""
     return _load(root / rel, ReleaseLedger, rel)
 
@@ -210,7 +215,7 @@ def refuse_downgrade(layout: Layout, signing: bool) -> None:
         "a downgrade:",
         [
             Problem(
-                LEDGER,
+                RELEASE_LEDGER,
                 None,
                 "downgrade",
                 f"{volume} was signed by {entry.signed_by}",
@@ -229,14 +234,14 @@ def write_release(layout: Layout, release: Release, key: Ed25519PrivateKey | Non
         public = key.public_key().public_bytes(
             serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
         )
-        write_bytes(layout.site_src / "downloads" / PUBLIC_KEY_FILE, public, layout.root)
+        write_bytes(layout.public_key, public, layout.root)
         assert release.signature is not None  # just signed
         ledger = load_ledger(layout.root) or ReleaseLedger(volumes={})
         entries = {**ledger.volumes, release.volume: LedgerEntry(signed_by=_fp(release))}
         text = dumps(ReleaseLedger(volumes=dict(sorted(entries.items()))).model_dump(mode="json"))
-        write_bytes(layout.root / LEDGER, text.encode("utf-8"), layout.root)
+        write_bytes(layout.release_ledger, text.encode("utf-8"), layout.root)
     write_bytes(
-        release_path(layout, release.volume),
+        layout.release_file(release.volume),
         dumps(release.model_dump(mode="json", exclude_none=True)).encode("utf-8"),
         layout.root,
     )
@@ -255,7 +260,7 @@ def signed_as(
         .public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
         .hex()
     )
-    manifest = load_manifest(layout.root / MANIFEST, MANIFEST)
+    manifest = load_manifest(layout.manifest_file, MANIFEST)
     records = [*releases, manifest]
     return all(r is not None and r.signature is not None and _fp(r) == wanted for r in records)
 
@@ -275,7 +280,7 @@ def site_manifest(root: Path) -> SiteManifest:
     Raises:
         InputError: Something there is not a regular file (it could not be covered).
     """
-    found = scan(root, COVERED, skip=frozenset((MANIFEST, SITE_MANIFEST, *UNSEALED)))
+    found = scan(root, PUBLISHED_AREAS, skip=frozenset((MANIFEST, BUILT_MANIFEST, *UNSEALED)))
     if found.odd:
         raise InputError(
             "cannot seal the publication:",
@@ -289,8 +294,8 @@ def write_manifest(root: Path, manifest: SiteManifest) -> None:
     """Write the manifest into ``site_src/downloads/`` and, when built, ``site/downloads/``."""
     data = dumps(manifest.model_dump(mode="json", exclude_none=True)).encode("utf-8")
     write_bytes(root / MANIFEST, data, root)
-    if (root / "site").is_dir():
-        write_bytes(root / SITE_MANIFEST, data, root)
+    if (root / SITE).is_dir():
+        write_bytes(root / BUILT_MANIFEST, data, root)
 
 
 def load_manifest(path: Path, shown: str) -> SiteManifest | None:

@@ -8,8 +8,6 @@ from generator.canonical import dumps, write_text
 from generator.importing.formats import IMPORT_FORMATS
 from generator.models import FORMATS
 
-SCHEMA_DIR = Path("site_src") / "downloads" / "schemas"
-
 
 def schemas() -> dict[str, str]:
     """File name -> canonical JSON text of each format's schema."""

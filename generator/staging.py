@@ -16,15 +16,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.store.paths import TOOL_DIRS
+from generator.store.paths import GENERATED_AREAS, PUBLISHED_AREAS, SITE, TOOL_DIRS
 
 STAGING_PREFIX = ".probepress-staging-"
-#: Folders whose files the tool alone writes: stale files there are removed on publish.
-GENERATED = ("site_src/volumes", "site_src/downloads", "site")
-#: Folders publish writes (what it compares between staging and the root).
-OUTPUTS = ("figures", "site_src", "site")
 #: Root entries staging does not copy (not inputs, or too big to matter).
-SKIP = TOOL_DIRS | {".private", "site", "build", "dist"}
+SKIP = TOOL_DIRS | {".private", SITE, "build", "dist"}
 
 
 @dataclass
@@ -63,13 +59,13 @@ def staging(root: Path, private: Path) -> Iterator[Path]:
 def plan(root: Path, stage: Path) -> Plan:
     """What differs between the staged outputs and the root's."""
     out = Plan()
-    for area in OUTPUTS:
+    for area in PUBLISHED_AREAS:  # what publish writes, compared with the root's
         for path in files_under(stage / area):
             rel = path.relative_to(stage).as_posix()
             current = root / rel
             if not current.is_file() or current.read_bytes() != path.read_bytes():
                 out.moves.append(rel)
-    for area in GENERATED:
+    for area in GENERATED_AREAS:  # the tool alone writes there: stale files go
         for path in files_under(root / area):
             rel = path.relative_to(root).as_posix()
             if not (stage / rel).exists():

@@ -19,18 +19,16 @@ findings and are never opened. This module depends on the release format
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from generator import figures
 from generator.errors import ProbepressError, Problem
-from generator.release import PUBLIC_KEY_FILE
+from generator.progress import Progress, silent
+from generator.store.paths import BANK, BUNDLES, FIGURES_REGISTRY, PUBLIC_KEY
 from generator.trust import Trust, pem_fingerprint
 from generator.verify_checks import Kind, View, check_publication, open_view
-
-Step = Callable[[str], None]
 
 
 @dataclass(frozen=True)
@@ -96,7 +94,9 @@ class VerifyReport:
         )
 
 
-def verify(path: Path, progress: Step | None = None, *, trust: Trust | None = None) -> VerifyReport:
+def verify(
+    path: Path, progress: Progress | None = None, *, trust: Trust | None = None
+) -> VerifyReport:
     """Verify ``path``: a publication root, or a built site with ``downloads/``.
 
     Args:
@@ -104,7 +104,7 @@ def verify(path: Path, progress: Step | None = None, *, trust: Trust | None = No
         progress: Called with a label before each step.
         trust: The reader's trusted keys and policy; None: authenticity is not checked.
     """
-    step = progress or (lambda label: None)
+    step = progress or silent
     step("inventory")
     view = open_view(path)
     published = check_publication(view, trust, step)
@@ -116,7 +116,7 @@ def verify(path: Path, progress: Step | None = None, *, trust: Trust | None = No
 
 def _recompute(view: View, published: list[str]) -> None:
     """Recompute every published volume's figures, unless an input cannot be read safely."""
-    inputs = ("bank/", "bundles/", "figures/figures.json")
+    inputs = (f"{BANK}/", f"{BUNDLES}/", FIGURES_REGISTRY)
     blocked = [
         o.path for o in view.inventory.odd if any(o.path.startswith(view.shown(p)) for p in inputs)
     ]
@@ -124,7 +124,7 @@ def _recompute(view: View, published: list[str]) -> None:
         for volume in published:
             view.add(volume, f"not recomputed: {blocked[0]} cannot be read safely", "recomputed")
         return
-    if view.readable("figures/figures.json"):
+    if view.readable(FIGURES_REGISTRY):
         # An unreadable registry is named by each volume's recomputation below.
         with contextlib.suppress(ProbepressError):
             view.checked["figures"] = len(figures.load_registry(view.layout).figures)
@@ -140,7 +140,7 @@ def _recompute(view: View, published: list[str]) -> None:
 
 def _report_shipped_key(view: View) -> None:
     """Name a key the site ships; it is never trusted (it could have been swapped)."""
-    rel = f"site_src/downloads/{PUBLIC_KEY_FILE}"
+    rel = PUBLIC_KEY
     if not view.readable(rel):
         return
     try:

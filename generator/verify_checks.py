@@ -8,19 +8,18 @@ opened only when the inventory found them regular and within bounds.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Literal, TypeVar
 
 from generator import fingerprints
 from generator.errors import ProbepressError, Problem, UsageError
+from generator.hashing import Drift, drift
 from generator.inventory import Entry, Inventory, scan
 from generator.models.release import Release, ReleaseLedger, Signature, SiteManifest
+from generator.progress import Progress
 from generator.release import (
-    LEDGER,
-    MANIFEST,
-    SITE_MANIFEST,
     SiteLayout,
     copy_source,
     load_ledger,
@@ -30,15 +29,29 @@ from generator.release import (
     unsealed,
 )
 from generator.store import Layout
+from generator.store.paths import (
+    BANK,
+    BUILT_MANIFEST,
+    BUNDLES,
+    DOWNLOADS_FOLDER,
+    FINGERPRINT_REGISTRY,
+    MANIFEST,
+    PUBLISHED_AREAS,
+    RELEASE_FILE,
+    RELEASE_LEDGER,
+    SITE,
+    SUMS,
+    SUMS_FILE,
+    TEMPLATES,
+    VOLUMES,
+    release_rel,
+)
 from generator.trust import Trust, fingerprint, signature_problem
 
 Kind = Literal["integrity", "recomputed", "authenticated"]
 """The question a verify problem fails, which is its rule."""
-Step = Callable[[str], None]
-ROOT_AREAS = ("figures", "site_src", "site", "bank", "bundles", "templates")
-SUMS = "site_src/downloads/SHA256SUMS"
-REGISTRY = "figures/fingerprints.json"
-VOLUMES = "site_src/volumes/"
+T = TypeVar("T")
+ROOT_AREAS = (*PUBLISHED_AREAS, BANK, BUNDLES, TEMPLATES)
 
 
 @dataclass
@@ -72,7 +85,32 @@ class View:
 
     def unreadable(self, rel: str) -> bool:
         """Whether ``rel`` is there but not a readable regular file (already a finding)."""
-        return any(o.path == self.shown(rel) for o in self.inventory.odd)
+        return self.odd_at(self.shown(rel))
+
+    def odd_at(self, place: str) -> bool:
+        """Whether the view's ``place`` is there but not a readable regular file."""
+        return any(o.path == place for o in self.inventory.odd)
+
+    def drift(
+        self, recorded: Iterable[tuple[str, T]], current: Callable[[str], T | None]
+    ) -> list[Drift]:
+        """``hashing.drift`` over places of the view; what is odd there is already a
+        finding, never also missing."""
+        return drift(((p, v) for p, v in recorded if not self.odd_at(p)), current)
+
+    def sha256(self, rel: str) -> str | None:
+        """SHA-256 of root file ``rel`` as inventoried (None: not there or not readable)."""
+        found = self.entry(rel)
+        return None if found is None else found.sha256
+
+    def sha256_at(self, place: str) -> str | None:
+        """SHA-256 of the view's ``place`` as inventoried (None: not there or not readable)."""
+        found = self.inventory.files.get(place)
+        return None if found is None else found.sha256
+
+    def missing(self, rel: str) -> bool:
+        """Whether root file ``rel`` is not there at all (neither readable nor odd)."""
+        return not self.readable(rel) and not self.unreadable(rel)
 
     def path(self, rel: str) -> Path:
         """The file of root file ``rel`` in this view."""
@@ -89,11 +127,11 @@ def open_view(path: Path) -> View:
     Raises:
         UsageError: ``path`` is neither.
     """
-    if (path / "bundles").is_dir() and (path / "bank").is_dir():
+    if (path / BUNDLES).is_dir() and (path / BANK).is_dir():
         layout = Layout.at(path, path / ".private", cache=False)
         view = View(path, False, scan(path, ROOT_AREAS), layout)
-    elif (path / "downloads").is_dir():
-        layout = SiteLayout.at(path / "downloads", path / ".no-private-store", cache=False)
+    elif (path / DOWNLOADS_FOLDER).is_dir():
+        layout = SiteLayout.at(path / DOWNLOADS_FOLDER, path / ".no-private-store", cache=False)
         view = View(path, True, scan(path, ("",)), layout)
     else:
         raise UsageError(
@@ -112,11 +150,11 @@ class Evidence:
     reasons: list[str] = field(default_factory=list)
 
 
-def check_publication(view: View, trust: Trust | None, step: Step) -> list[str]:
+def check_publication(view: View, trust: Trust | None, step: Progress) -> list[str]:
     """Run every integrity and authenticity check; return the published volumes."""
     step("records")
     frozen = _frozen(view)
-    ledger = _read(view, LEDGER, lambda p, s: load_ledger(p.parent, p.name))
+    ledger = _read(view, RELEASE_LEDGER, lambda p, s: load_ledger(p.parent, p.name))
     manifest = _read(view, MANIFEST, load_manifest)
     evidence = _evidence(view, frozen, ledger, manifest)
     published = sorted(v for v, e in evidence.items() if e.reasons)
@@ -125,7 +163,7 @@ def check_publication(view: View, trust: Trust | None, step: Step) -> list[str]:
             view.notes.append(f"{volume}: not published yet (no release.json, nothing registered)")
         elif found.release is None:
             view.add(
-                view.shown(f"{VOLUMES}{volume}/release.json"),
+                view.shown(release_rel(volume)),
                 f"is missing, though {' and '.join(found.reasons)} show {volume} was published",
             )
         else:
@@ -133,8 +171,9 @@ def check_publication(view: View, trust: Trust | None, step: Step) -> list[str]:
     view.checked["releases"] = sum(e.release is not None for e in evidence.values())
     step("SHA256SUMS")
     _check_sums(view, required=bool(published))
-    if published and not view.readable(REGISTRY) and not view.unreadable(REGISTRY):
-        view.add(view.shown(REGISTRY), "the fingerprint registry is missing (a deleted ledger)")
+    if published and view.missing(FINGERPRINT_REGISTRY):
+        shown = view.shown(FINGERPRINT_REGISTRY)
+        view.add(shown, "the fingerprint registry is missing (a deleted ledger)")
     step("site manifest")
     _check_manifest(view, manifest, ledger, trust, required=bool(published))
     return published
@@ -153,20 +192,18 @@ def _read(view: View, rel: str, loader: Callable[[Path, str], object]) -> object
 
 def _frozen(view: View) -> dict[str, fingerprints.FrozenFile]:
     """The fingerprint registry's entries, each checked against the files."""
-    if not view.readable(REGISTRY):
+    if not view.readable(FINGERPRINT_REGISTRY):
         return {}
     try:
         frozen = fingerprints.load_frozen(view.layout)
     except ProbepressError as exc:
-        view.add(view.shown(REGISTRY), exc.render(3))
+        view.add(view.shown(FINGERPRINT_REGISTRY), exc.render(3))
         return {}
     view.checked["frozen files"] = len(frozen)
-    for rel, entry in frozen.items():
-        found = view.entry(rel)
-        if found is None and not view.unreadable(rel):
-            view.add(view.shown(rel), "frozen file is missing")
-        elif found is not None and found.sha256 != entry.sha256:
-            view.add(view.shown(rel), "frozen file changed after it was published")
+    recorded = ((rel, e.sha256) for rel, e in frozen.items() if not view.unreadable(rel))
+    for found in drift(recorded, view.sha256):
+        what = "is missing" if found.change == "missing" else "changed after it was published"
+        view.add(view.shown(found.path), f"frozen file {what}")
     return frozen
 
 
@@ -178,23 +215,22 @@ def _evidence(
 ) -> dict[str, Evidence]:
     """Every volume the view mentions, with what says it was published."""
     out = {v: Evidence() for v in view.layout.volume_ids()}
-    prefix = view.shown(VOLUMES)
+    prefix = view.shown(f"{VOLUMES}/")
     for place in view.inventory.files:
         parts = place.removeprefix(prefix).split("/")
-        if place.startswith(prefix) and len(parts) == 2 and parts[1] == "release.json":
+        if place.startswith(prefix) and len(parts) == 2 and parts[1] == RELEASE_FILE:
             out.setdefault(parts[0], Evidence())
     for volume, found in out.items():
-        rel = f"{VOLUMES}{volume}/release.json"
-        release = _read(view, rel, load_release_file)
+        release = _read(view, release_rel(volume), load_release_file)
         if isinstance(release, Release):
             found.release = release
             found.reasons.append("its release.json")
         if any(e.volume == volume for e in frozen.values()):
-            found.reasons.append(f"its frozen files in {view.shown(REGISTRY)}")
+            found.reasons.append(f"its frozen files in {view.shown(FINGERPRINT_REGISTRY)}")
         if isinstance(ledger, ReleaseLedger) and volume in ledger.volumes:
-            found.reasons.append(f"{view.shown(LEDGER)}")
+            found.reasons.append(f"{view.shown(RELEASE_LEDGER)}")
         if isinstance(manifest, SiteManifest) and any(
-            p.startswith(f"{VOLUMES}{volume}/") for p in manifest.files
+            p.startswith(f"{VOLUMES}/{volume}/") for p in manifest.files
         ):
             found.reasons.append("the site manifest")
     return out
@@ -220,29 +256,32 @@ def _check_signature(
 
 def _check_release(view: View, release: Release, ledger: object, trust: Trust | None) -> None:
     """A volume's release: its signature, its ledger entry, its inputs and outputs."""
-    rel = f"{VOLUMES}{release.volume}/release.json"
-    where = view.shown(rel)
+    where = view.shown(release_rel(release.volume))
     signature = _check_signature(view, where, release, trust)
     recorded = ledger.volumes.get(release.volume) if isinstance(ledger, ReleaseLedger) else None
     if recorded is not None and signature is None:
         view.add(
             where,
-            f"is unsigned, but {view.shown(LEDGER)} records it was published signed by "
+            f"is unsigned, but {view.shown(RELEASE_LEDGER)} records it was published signed by "
             f"{recorded.signed_by} (a downgrade)",
         )
     elif recorded is not None and signature is not None:
         if fingerprint(signature.public_key) != recorded.signed_by:
-            view.add(where, f"is signed by another key than {view.shown(LEDGER)} records")
-    elif signature is not None and not view.readable(LEDGER) and not view.unreadable(LEDGER):
-        view.add(view.shown(LEDGER), f"the release ledger is missing, yet {where} is signed")
-    for path, digest in sorted({**release.inputs, **release.outputs}.items()):
-        if view.locate(path) is None:
-            continue  # templates are inputs a built site does not ship
-        found = view.entry(path)
-        if found is None and not view.unreadable(path):
-            view.add(view.shown(path), f"is missing (listed in {where})")
-        elif found is not None and found.sha256 != digest:
-            view.add(view.shown(path), f"differs from {where}")
+            view.add(where, f"is signed by another key than {view.shown(RELEASE_LEDGER)} records")
+    elif signature is not None and view.missing(RELEASE_LEDGER):
+        ledger_at = view.shown(RELEASE_LEDGER)
+        view.add(ledger_at, f"the release ledger is missing, yet {where} is signed")
+    files = [
+        (place, digest)
+        for path, digest in sorted({**release.inputs, **release.outputs}.items())
+        # templates are inputs a built site does not ship
+        if (place := view.locate(path)) is not None
+    ]
+    for found in view.drift(files, view.sha256_at):
+        if found.change == "missing":
+            view.add(found.path, f"is missing (listed in {where})")
+        else:
+            view.add(found.path, f"differs from {where}")
 
 
 def _check_sums(view: View, *, required: bool) -> None:
@@ -252,7 +291,8 @@ def _check_sums(view: View, *, required: bool) -> None:
         if required and not view.unreadable(SUMS):
             view.add(shown, "is missing (a deleted ledger): the downloads are covered by nothing")
         return
-    folder = shown.removesuffix("SHA256SUMS")
+    folder = shown.removesuffix(SUMS_FILE)
+    listed: list[tuple[str, str]] = []
     count = 0
     text = view.path(SUMS).read_bytes().decode("utf-8", "replace")
     for number, line in enumerate(text.splitlines(), start=1):
@@ -261,14 +301,14 @@ def _check_sums(view: View, *, required: bool) -> None:
         parts = name.split("/")
         if not name or len(digest) != 64 or name.startswith("/") or ".." in parts:
             view.add(f"{shown}:{number}", "not a sha256sum line inside the downloads")
-            continue
-        count += 1
-        for place in _sums_places(view, folder, name):
-            found = view.inventory.files.get(place)
-            if found is None and not any(o.path == place for o in view.inventory.odd):
-                view.add(place, "is listed in SHA256SUMS but missing")
-            elif found is not None and found.sha256 != digest:
-                view.add(place, "does not match its SHA256SUMS line")
+        else:
+            listed.extend((place, digest) for place in _sums_places(view, folder, name))
+            count += 1
+    for found in view.drift(listed, view.sha256_at):
+        if found.change == "missing":
+            view.add(found.path, "is listed in SHA256SUMS but missing")
+        else:
+            view.add(found.path, "does not match its SHA256SUMS line")
     view.checked["downloads"] = count
 
 
@@ -279,7 +319,7 @@ def _sums_places(view: View, folder: str, name: str) -> list[str]:
     if source is None:
         return [folder + name]
     copy = folder + name
-    built = copy in view.inventory.files or any(o.path == copy for o in view.inventory.odd)
+    built = copy in view.inventory.files or view.odd_at(copy)
     return [source, copy] if built else [source]
 
 
@@ -296,38 +336,38 @@ def _check_manifest(
         return
     signature = _check_signature(view, shown, manifest, trust)
     if signature is None and isinstance(ledger, ReleaseLedger) and ledger.volumes:
-        ledger_at = view.shown(LEDGER)
+        ledger_at = view.shown(RELEASE_LEDGER)
         view.add(shown, f"is unsigned, but {ledger_at} records signed volumes (a downgrade)")
     expected = _expected(view, manifest)
     view.checked["manifest files"] = len(expected)
-    own = {view.shown(MANIFEST), view.shown(SITE_MANIFEST)}
+    own = {view.shown(MANIFEST), view.shown(BUILT_MANIFEST)}
+    areas = tuple(f"{a}/" for a in PUBLISHED_AREAS)
     covered = {
         p: e
         for p, e in view.inventory.files.items()
-        if p not in own
-        and (view.site or (p.startswith(("figures/", "site_src/", "site/")) and not unsealed(p)))
+        if p not in own and (view.site or (p.startswith(areas) and not unsealed(p)))
     }
-    for place, entry in sorted(expected.items()):
-        found = covered.get(place)
-        if found is None and not any(o.path == place for o in view.inventory.odd):
-            view.add(place, "is listed in the site manifest but missing")
-        elif found is not None and (found.sha256, found.size) != (entry.sha256, entry.size):
-            view.add(place, "differs from the site manifest")
+    for found in view.drift(sorted(expected.items()), covered.get):  # size and SHA-256
+        if found.change == "missing":
+            view.add(found.path, "is listed in the site manifest but missing")
+        else:
+            view.add(found.path, "differs from the site manifest")
     for place in sorted(set(covered) - set(expected)):
         view.add(place, "is listed in no manifest (not part of the signed publication)")
-    copy = view.inventory.files.get(SITE_MANIFEST)
+    copy = view.inventory.files.get(BUILT_MANIFEST)
     if not view.site and copy is not None and copy != view.entry(MANIFEST):
-        view.add(SITE_MANIFEST, f"differs from {MANIFEST}")
+        view.add(BUILT_MANIFEST, f"differs from {MANIFEST}")
 
 
 def _expected(view: View, manifest: SiteManifest) -> dict[str, Entry]:
     """The manifest's entries in view coordinates (a built site holds only ``site/``)."""
     files = {p: Entry(f.size, f.sha256) for p, f in manifest.files.items()}
+    site = f"{SITE}/"
     if view.site:
-        return {p.removeprefix("site/"): e for p, e in files.items() if p.startswith("site/")}
-    if not any(p.startswith("site/") for p in view.inventory.files):
-        built = [p for p in files if p.startswith("site/")]
+        return {p.removeprefix(site): e for p, e in files.items() if p.startswith(site)}
+    if not any(p.startswith(site) for p in view.inventory.files):
+        built = [p for p in files if p.startswith(site)]
         if built:
-            view.notes.append(f"site/ is not built here: {len(built)} of its files not checked")
-        return {p: e for p, e in files.items() if not p.startswith("site/")}
+            view.notes.append(f"{site} is not built here: {len(built)} of its files not checked")
+        return {p: e for p, e in files.items() if not p.startswith(site)}
     return files

@@ -196,7 +196,7 @@ def test_figures_are_recomputed_every_time(root: Path, monkeypatch: pytest.Monke
 def test_a_changed_registry_is_caught_with_a_warm_cache(root: Path) -> None:
     layout = _layout(root, cache=root.parent / "cache")
     assert figures.verify(layout, VOL) == []  # fills the cache
-    path = figures.registry_path(layout)
+    path = layout.figures_registry
     registry = json.loads(path.read_text("utf-8"))
     fid = next(
         k for k, v in registry["figures"].items() if k.startswith(VOL) and v["kind"] == "count"

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.schema import SCHEMA_DIR, drift, schemas
+from generator.schema import drift, schemas
+from generator.store.paths import SCHEMAS
 from tests.conftest import CliRun
 
 REPO = Path(__file__).resolve().parents[1]
 
 
 def test_committed_schemas_match_the_models() -> None:
-    stale = drift(REPO / SCHEMA_DIR)
+    stale = drift(REPO / SCHEMAS)
     assert not stale, (
         f"JSON Schemas drift from the models: {', '.join(stale)}. "
         "Run `probepress schema` and commit site_src/downloads/schemas/."

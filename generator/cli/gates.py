@@ -13,6 +13,7 @@ from generator.cli.base import (
 )
 from generator.console import err, print_json, progress
 from generator.errors import CheckFailed, UsageError
+from generator.store.paths import FIGURES_REGISTRY
 
 
 @click.command(epilog=EPILOG)
@@ -85,4 +86,4 @@ def figures(state: State, volume: str, verify: bool, as_json: bool) -> None:
     if as_json:
         print_json({"volume": volume, "figures": count, "changed": changed})
     where = "written to" if changed else "unchanged in"
-    err.print(f"{volume}: {count} figures {where} figures/figures.json")
+    err.print(f"{volume}: {count} figures {where} {FIGURES_REGISTRY}")

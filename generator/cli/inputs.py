@@ -93,9 +93,9 @@ def _demo(layout: Layout, spec: Any, check: bool) -> None:
 @pass_state
 def schema(state: State, out_dir: Path | None, check: bool) -> None:
     """Write the JSON Schema of every file format."""
-    from generator.schema import SCHEMA_DIR, drift, write_schemas
+    from generator.schema import drift, write_schemas
 
-    directory = out_dir or state.layout.root / SCHEMA_DIR
+    directory = out_dir or state.layout.schemas_dir
     if check:
         stale = drift(directory)
         if stale:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -38,10 +38,10 @@ from generator.models.records import PrivateResponse
 from generator.models.scoring import Scoring
 from generator.models.volume import Jury, Protocol, Thresholds
 from generator.prereg import preregistration_sha256
+from generator.progress import Progress
 from generator.store.paths import Layout
 
 Files = dict[str, bytes]
-Progress = Callable[[str], None]
 HEADER = "# Demonstration data written by `probepress demo` (seed {seed}). Do not edit by hand.\n"
 
 

@@ -11,6 +11,7 @@ from generator.export.run import SCHEMA_VERSION, Run
 from generator.hashing import sha256_bytes
 from generator.models.base import version_slug
 from generator.models.figures import Figure
+from generator.store.paths import BUNDLES
 
 
 def aggregate_record(run: Run, samples: bytes, rows: int) -> dict[str, Any]:
@@ -75,7 +76,7 @@ def _model_info(run: Run) -> dict[str, Any]:
         "run_started": _day(manifest.run.started),
         "run_finished": _day(manifest.run.finished),
         "run_date": _day(run.ref.run_date),
-        "bundle": f"bundles/{run.data.id}/{run.slug}",
+        "bundle": f"{BUNDLES}/{run.data.id}/{run.slug}",
     }
     return {
         "name": manifest.candidate.display_name,

@@ -76,7 +76,7 @@ def _registered(layout: Layout, data: VolumeData) -> dict[str, Figure]:
     registry = figures.load_registry(layout)
     prefix = f"{data.id}/"
     mine = {k: f for k, f in registry.figures.items() if k.startswith(prefix)}
-    shown = layout.rel(figures.registry_path(layout))
+    shown = layout.rel(layout.figures_registry)
     if not mine:
         raise CheckFailed(
             f"{data.id}: no figures are registered; nothing published to export",

@@ -14,36 +14,28 @@ from generator import __version__
 from generator.canonical import dumps, write_text
 from generator.errors import InputError, Problem
 from generator.hashing import sha256_bytes, sha256_file
-from generator.models.figures import Figure, Registry
+from generator.models.figures import Figure, FiguresRegistry
 from generator.store import Bounds, Layout, VolumeData, load_volume
 from generator.store.jsonl import Problems, load_document
 
-REGISTRY = "figures.json"
 GENERATOR = f"probepress {__version__}"
-
-
-def registry_path(layout: Layout) -> Path:
-    """``figures/figures.json`` under the root."""
-    return layout.figures_dir / REGISTRY
-
-
 _MAX_REGISTRY_BYTES = 64 << 20
-_PARSED: dict[tuple[Path, str], Registry] = {}
+_PARSED: dict[tuple[Path, str], FiguresRegistry] = {}
 """Registries already validated in this process, by path and SHA-256 of their bytes:
 one ``check`` reads the registry in several gates, and validating a large one is the
 costly part."""
 
 
-def load_registry(layout: Layout) -> Registry:
+def load_registry(layout: Layout) -> FiguresRegistry:
     """The registry on disk (empty if none yet)."""
-    path = registry_path(layout)
+    path = layout.figures_registry
     if not path.exists():
-        return Registry(generator=GENERATOR, figures={})
+        return FiguresRegistry(generator=GENERATOR, figures={})
     key = _cache_key(path)
     if key is not None and key in _PARSED:
         return _copy(_PARSED[key])
     problems = Problems()
-    registry = load_document(path, Registry, layout.rel(path), problems, _MAX_REGISTRY_BYTES)
+    registry = load_document(path, FiguresRegistry, layout.rel(path), problems, _MAX_REGISTRY_BYTES)
     if registry is None:
         raise InputError("cannot read the figures registry:", problems.items)
     if key is not None and _cache_key(path) == key:  # unchanged while it was read
@@ -53,9 +45,9 @@ def load_registry(layout: Layout) -> Registry:
     return registry
 
 
-def _copy(registry: Registry) -> Registry:
+def _copy(registry: FiguresRegistry) -> FiguresRegistry:
     """A registry sharing the frozen figures but with its own top-level dict."""
-    return Registry.model_construct(
+    return FiguresRegistry.model_construct(
         schema_version=registry.schema_version,
         generator=registry.generator,
         figures=dict(registry.figures),
@@ -114,14 +106,14 @@ def _registered(layout: Layout, volume: str) -> dict[str, Figure]:
     return {k: v for k, v in load_registry(layout).figures.items() if k.startswith(f"{volume}/")}
 
 
-def merged(layout: Layout, volume: str, figures: dict[str, Figure]) -> Registry:
+def merged(layout: Layout, volume: str, figures: dict[str, Figure]) -> FiguresRegistry:
     """The registry with ``volume``'s entries replaced by ``figures``."""
     current = load_registry(layout)
     keep = {k: v for k, v in current.figures.items() if not k.startswith(f"{volume}/")}
-    return Registry(generator=GENERATOR, figures=dict(sorted({**keep, **figures}.items())))
+    return FiguresRegistry(generator=GENERATOR, figures=dict(sorted({**keep, **figures}.items())))
 
 
-def render(registry: Registry) -> str:
+def render(registry: FiguresRegistry) -> str:
     """Canonical JSON text of the registry."""
     return dumps(registry.model_dump(mode="json"))
 
@@ -137,7 +129,7 @@ def write(
     returned them; else computed here); return (figures, changed)."""
     figures = computed if computed is not None else compute(layout, volume, bounds, loaded=loaded)
     return len(figures), write_text(
-        registry_path(layout), render(merged(layout, volume, figures)), layout.root
+        layout.figures_registry, render(merged(layout, volume, figures)), layout.root
     )
 
 

@@ -11,7 +11,7 @@ from generator.hashing import sha256_file
 from generator.models.figures import Figure, Interval, Param, Source
 from generator.stats import Interval as StatsInterval
 from generator.stats import percent_str, to_decimal_str
-from generator.store.paths import Layout
+from generator.store.paths import FIGURES_REGISTRY, Layout
 
 RATE_PLACES = 4
 PERCENT_PLACES = 1
@@ -78,7 +78,7 @@ def difference_interval(iv: StatsInterval) -> Interval:
 
 
 @dataclass
-class Registry:
+class FigureSet:
     """Figures being computed for one volume."""
 
     figures: dict[str, Figure] = field(default_factory=dict)
@@ -105,7 +105,7 @@ class Registry:
                 f"cannot compute the figures: figure {fid!r} would be registered twice",
                 [
                     Problem(
-                        "figures/figures.json",
+                        FIGURES_REGISTRY,
                         None,
                         "figure-id-collision",
                         f"two sources compute figure {fid!r}",

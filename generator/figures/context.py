@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.figures.builder import PERCENT_PLACES, Registry, SourceCache, interval, signed
+from generator.figures.builder import PERCENT_PLACES, FigureSet, SourceCache, interval, signed
 from generator.figures.tally import VolumeTally, tally_volume
 from generator.models.figures import Interval as RegInterval
 from generator.models.figures import Source
@@ -47,7 +47,7 @@ class FigureContext:
 
     data: VolumeData
     previous: VolumeData | None
-    reg: Registry = field(default_factory=Registry)
+    reg: FigureSet = field(default_factory=FigureSet)
 
     def __post_init__(self) -> None:
         self.vid = self.data.volume.id

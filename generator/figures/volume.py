@@ -14,7 +14,7 @@ from generator.figures.across import (
 )
 from generator.figures.builder import (
     RATE_PLACES,
-    Registry,
+    FigureSet,
     difference_interval,
     points_display,
     rate_display,
@@ -297,7 +297,7 @@ class VolumeFigures:
                 detail={"items": len(job.sides[0])},
             )
 
-    def compute(self) -> Registry:
+    def compute(self) -> FigureSet:
         """Every figure of the volume, in a fixed order."""
         core = self.candidates()
         rank_figures(self.ctx, core)

@@ -31,12 +31,12 @@ from collections.abc import Iterator
 from dataclasses import astuple
 from pathlib import Path
 
-from generator import cache, downloads, git
-from generator.downloads import DOWNLOADS, public_jsonl, public_jsonl_name
+from generator import bank_downloads, cache, git
+from generator.bank_downloads import public_jsonl, public_jsonl_name
 from generator.errors import Problem
 from generator.gates.base import Findings, GateContext, GateResult
 from generator.gates.locate import line_of
-from generator.hashing import sha256_file
+from generator.hashing import drift, on_disk, sha256_file
 from generator.jury import jury_endpoint_problems
 from generator.leaks import (
     Leak,
@@ -53,12 +53,12 @@ from generator.leaks.ucd import VERSIONS as UNICODE_DATA
 from generator.models.bank import BankItem, PatternCheck
 from generator.models.records import PrivateResponse
 from generator.store.jsonl import Bounds, Problems, iter_jsonl
-from generator.store.paths import TOOL_DIRS
+from generator.store.paths import SITE, SITE_SRC, TOOL_DIRS
 
 NAME = "holdout"
 SKIP_DIRS = TOOL_DIRS
 """Tool folders skipped outside the published trees (never under ``PUBLISHED``)."""
-PUBLISHED = frozenset({"site_src", "site"})
+PUBLISHED = frozenset({SITE_SRC, SITE})
 """Top-level folders published as they are (MkDocs copies every file of its docs folder)."""
 VCS_DIRS = frozenset({".git", ".hg", ".svn"})
 
@@ -238,7 +238,7 @@ def _republished(ctx: GateContext, config: LeakConfig, out: Findings) -> None:
 
 def _downloads(ctx: GateContext, out: Findings) -> None:
     bank = ctx.data.bank
-    folder = ctx.layout.root / DOWNLOADS
+    folder = ctx.layout.downloads_dir
     for version in bank.manifest.version_ids():
         path = folder / public_jsonl_name(version)
         if path.is_file() and path.read_bytes() != public_jsonl(bank, version):
@@ -249,10 +249,11 @@ def _downloads(ctx: GateContext, out: Findings) -> None:
                 f"does not hold exactly the public items of bank {version}",
                 "regenerate the downloads; never edit them by hand",
             )
-    for rel, what in downloads.changed(ctx.layout):
+    for found in drift(bank_downloads.registered(ctx.layout).items(), on_disk(ctx.layout.root)):
+        what = "is missing" if found.change == "missing" else "changed after it was published"
         out.add(
             "download-changed",
-            rel,
+            found.path,
             None,
             f"published download {what}",
             "published downloads never change; restore the published bytes",

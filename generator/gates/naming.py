@@ -39,7 +39,7 @@ def _other_volumes(ctx: GateContext) -> dict[str, Volume]:
 
 def _frozen_names(ctx: GateContext, out: Findings, slugs: set[str]) -> None:
     """Frozen files are ``leaderboard.{html,pdf}`` and ``jury/<candidate-slug>.{html,pdf}``."""
-    folder = ctx.layout.site_src / "volumes" / ctx.data.volume.id
+    folder = ctx.layout.volume_pages(ctx.data.volume.id)
     jury = folder / "jury"
     if jury.is_dir():
         for path in sorted(jury.iterdir()):
@@ -204,7 +204,7 @@ def check(ctx: GateContext) -> GateResult:
                     "one display name per API string across volumes",
                 )
     _frozen_names(ctx, out, seen_slug)
-    figures = ctx.layout.figures_dir / "figures.json"
+    figures = ctx.layout.figures_registry
     pending = []
     if figures.is_file():
         try:

@@ -19,13 +19,13 @@ from pathlib import Path
 from generator import figures, fingerprints, git
 from generator.errors import ProbepressError
 from generator.gates.base import Findings, GateContext, GateResult
+from generator.hashing import drift, on_disk
 from generator.site.figrefs import citations
-from generator.site.lint import lint_pages
+from generator.site.lint import hand_written_pages, lint_pages
+from generator.store.paths import FIGURES_REGISTRY, FINGERPRINT_REGISTRY
 
 NAME = "publishing"
 LISTED = 10
-
-GENERATED = ("volumes", "downloads")
 
 
 def head_commit(ctx: GateContext) -> str | None:
@@ -79,12 +79,8 @@ def check_outputs(ctx: GateContext) -> GateResult:
 
 def cited_files(ctx: GateContext) -> Iterator[Path]:
     """Hand-written pages and templates, the places that cite figures by id."""
-    site = ctx.layout.site_src
-    if site.is_dir():
-        for path in sorted(site.rglob("*.md")):
-            if path.relative_to(site).parts[0] not in GENERATED:
-                yield path
-    templates = ctx.layout.root / "templates"
+    yield from hand_written_pages(ctx.layout.site_src)
+    templates = ctx.layout.templates_dir
     if templates.is_dir():
         yield from sorted(p for p in templates.rglob("*") if p.is_file())
 
@@ -102,8 +98,8 @@ def _citations(ctx: GateContext, out: Findings) -> None:
                     "unknown-figure",
                     ctx.layout.rel(path),
                     cited.line,
-                    f"cites figure {cited.figure!r}, which is not in figures/figures.json",
-                    "cite a registered figure id (see figures/figures.json)",
+                    f"cites figure {cited.figure!r}, which is not in {FIGURES_REGISTRY}",
+                    f"cite a registered figure id (see {FIGURES_REGISTRY})",
                 )
     out.extend(lint_pages(ctx.layout))
 
@@ -118,7 +114,7 @@ def _recompute(ctx: GateContext, out: Findings) -> None:
     if not any(k.startswith(f"{volume}/") for k in registered):
         out.add(
             "no-figures",
-            "figures/figures.json",
+            FIGURES_REGISTRY,
             None,
             f"no figures of {volume} are registered",
             f"run `probepress figures {volume}`",
@@ -127,7 +123,7 @@ def _recompute(ctx: GateContext, out: Findings) -> None:
     for mismatch in figures.verify(ctx.layout, volume, data=ctx.data, loaded=ctx.volumes):
         out.add(
             "figure-mismatch",
-            "figures/figures.json",
+            FIGURES_REGISTRY,
             None,
             f"{mismatch.path}: {mismatch.message}",
             f"recompute with `probepress figures {volume}` (and review why it changed)",
@@ -138,12 +134,14 @@ def _archive(ctx: GateContext, out: Findings) -> None:
     try:
         registered = fingerprints.load_frozen(ctx.layout)
     except ProbepressError as exc:
-        out.add("archive", "figures/fingerprints.json", None, exc.render(3))
+        out.add("archive", FINGERPRINT_REGISTRY, None, exc.render(3))
         return
-    for entry, what in fingerprints.changed(ctx.layout, registered):
+    recorded = ((rel, entry.sha256) for rel, entry in registered.items())
+    for found in drift(recorded, on_disk(ctx.layout.root)):
+        what = "is missing" if found.change == "missing" else "changed after it was published"
         out.add(
             "archive-changed",
-            entry.path,
+            found.path,
             None,
             f"published frozen file {what}",
             "published files never change; restore them (an erratum is a new volume)",

@@ -25,7 +25,7 @@ from generator.errors import Problem, UsageError
 from generator.lock import LOCK_FILE
 from generator.models.bank import BankManifest
 from generator.site.config import mkdocs_yaml, root_settings
-from generator.store.paths import Layout
+from generator.store.paths import BANK, BUNDLES, SITE_SRC, Layout
 
 PAGES = Path(__file__).with_name("pages")
 VOLUME_TEMPLATE = Path(__file__).with_name("volume.yaml")
@@ -106,7 +106,7 @@ def pages(name: str, licence: str) -> dict[str, bytes]:
     """The hand-written pages of a new root, by path under the root."""
     values = {"name": html.escape(name, quote=False), "licence": html.escape(licence)}
     return {
-        f"site_src/{p.name}": Template(p.read_text("utf-8")).safe_substitute(values).encode()
+        f"{SITE_SRC}/{p.name}": Template(p.read_text("utf-8")).safe_substitute(values).encode()
         for p in sorted(PAGES.glob("*.md"))
     }
 
@@ -181,10 +181,10 @@ def init_root(
     check_name(name)
     files = {
         **scaffold_files(name, licence, demonstration=False),
-        "bank/bank.yaml": _manifest(name, licence, categories, released),
-        "bank/public.jsonl": b"",
-        "bank/heldout_index.jsonl": b"",
-        "bundles/vol-001/volume.yaml": volume_skeleton("vol-001", "v1"),
+        f"{BANK}/bank.yaml": _manifest(name, licence, categories, released),
+        f"{BANK}/public.jsonl": b"",
+        f"{BANK}/heldout_index.jsonl": b"",
+        f"{BUNDLES}/vol-001/volume.yaml": volume_skeleton("vol-001", "v1"),
     }
     layout.root.mkdir(parents=True, exist_ok=True)
     for rel, data in sorted(files.items()):

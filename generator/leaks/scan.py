@@ -2,7 +2,7 @@
 
 Every file is read by what it contains, never by its name (``extract.format_of``), and
 only if it is a regular file that is not a symbolic link, opened without following
-links and without blocking (``O_NOFOLLOW | O_NONBLOCK``, then ``fstat``), with reads
+links and without blocking (``generator.store.regular.open_fd``), with reads
 bounded by its size as ``fstat`` gave it and by ``LeakConfig.max_file_bytes``. Anything
 else (a link, a FIFO, a socket, a device, an oversized file) is an ``Unscannable``, not a
 hang and not silence.
@@ -34,10 +34,9 @@ from generator.leaks.index import LeakIndex
 from generator.leaks.model import Leak, LeakConfig, Unscannable
 from generator.leaks.normalise import PAGE
 from generator.leaks.stream import DocumentScan, Readings
+from generator.store.regular import kind_of, open_fd, read_chunks
 
 _VCS_DIRS = frozenset({".git", ".hg", ".svn"})
-_OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
-_READ = 1 << 20
 _BOMS = (
     (codecs.BOM_UTF32_LE, "utf-32"),
     (codecs.BOM_UTF32_BE, "utf-32"),
@@ -107,29 +106,15 @@ class _Refused(Exception):
         self.unscannable = unscannable
 
 
-def _kind(mode: int) -> str:
-    """What a file that is not regular is, in words."""
-    if stat.S_ISLNK(mode):
-        return "a symbolic link"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    return "not a regular file"
-
-
 def _open(path: Path, label: str, config: LeakConfig) -> tuple[int, int, tuple[int, int]]:
     """Open a regular file for bounded reading: ``(fd, size, (device, inode))``."""
     try:
         before = os.lstat(path)
         if not stat.S_ISREG(before.st_mode):
             raise _Refused(_not_regular(label, before.st_mode))
-        fd = os.open(path, _OPEN_FLAGS)
+        fd, info = open_fd(path)
     except OSError as exc:
         raise InputError(f"{label}: cannot read: {exc.strerror or exc}") from exc
-    info = os.fstat(fd)
     inode = (info.st_dev, info.st_ino)
     if not stat.S_ISREG(info.st_mode) or inode != (before.st_dev, before.st_ino):
         os.close(fd)  # replaced between lstat and open: read nothing from it
@@ -149,23 +134,13 @@ def _open(path: Path, label: str, config: LeakConfig) -> tuple[int, int, tuple[i
 
 
 def _not_regular(label: str, mode: int) -> Unscannable:
+    kind = kind_of(mode, brief=True)
     return Unscannable(
         label,
         "not-regular",
-        f"is {_kind(mode)}, not a regular file: it cannot be scanned for held-out text",
+        f"is {kind}, not a regular file: it cannot be scanned for held-out text",
         "replace it with a regular file or remove it; links are never followed",
     )
-
-
-def _chunks(fd: int, size: int) -> Iterator[bytes]:
-    """The file's bytes in pieces, never more than ``size`` in all (closes ``fd``)."""
-    try:
-        left = size
-        while left > 0 and (piece := os.read(fd, min(_READ, left))):
-            left -= len(piece)
-            yield piece
-    finally:
-        os.close(fd)
 
 
 def _identity(path: Path, label: str, config: LeakConfig) -> _Seen:
@@ -174,7 +149,7 @@ def _identity(path: Path, label: str, config: LeakConfig) -> _Seen:
     digest = hashlib.sha256()
     head = b""
     nul = False
-    for piece in _chunks(fd, size):
+    for piece in read_chunks(fd, size):
         if len(head) < SNIFF_BYTES:
             head += piece[: SNIFF_BYTES - len(head)]
         nul = nul or b"\x00" in piece
@@ -193,7 +168,7 @@ def _scan(index: LeakIndex, path: Path, label: str, seen: _Seen) -> list[Leak]:
         return []
     config = index.config
     fd, size, _ = _open(path, label, config)
-    chunks = _chunks(fd, min(size, seen.size))
+    chunks = read_chunks(fd, min(size, seen.size))
     if seen.fmt == "pdf":
         data = b"".join(chunks)
         readings = Readings([DocumentScan(index, label, "pdf")])

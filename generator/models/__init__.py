@@ -4,7 +4,7 @@ from generator.models.bank import BankItem, BankManifest, HeldOutEntry
 from generator.models.base import SCHEMA_VERSION, Record, slugify, version_slug
 from generator.models.bundle import BundleManifest
 from generator.models.disclosure import Disclosure
-from generator.models.figures import Registry
+from generator.models.figures import FiguresRegistry
 from generator.models.records import Draw, PanelVote, PrivateResponse, Qualification, Verdict
 from generator.models.registries import DownloadRegistry, FingerprintRegistry
 from generator.models.release import Release, ReleaseLedger, SiteManifest, TrustPolicy
@@ -21,7 +21,7 @@ FORMATS: dict[str, type[Record]] = {
     "verdict": Verdict,
     "panel-vote": PanelVote,
     "qualification": Qualification,
-    "figures": Registry,
+    "figures": FiguresRegistry,
     "fingerprint-registry": FingerprintRegistry,
     "download-registry": DownloadRegistry,
     "release": Release,

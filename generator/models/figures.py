@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
 from generator.models.base import Part, Record, Sha256
 
@@ -66,8 +66,11 @@ class Figure(Part):
     """Every file the number was computed from."""
 
 
-class Registry(Record):
+class FiguresRegistry(Record):
     """``figures/figures.json``."""
+
+    # The published schema (a download, which never changes) keeps its first title.
+    model_config = ConfigDict(title="Registry")
 
     generator: str
     """Name and version of the generator that computed the figures."""

@@ -13,20 +13,19 @@ from generator.models.volume import CandidateRef
 from generator.render.environment import FigureLookup, Stylesheet
 from generator.render.provenance import Provenance
 from generator.scoring import leniency_note, reference_statement
+from generator.store.paths import volume_pages_rel
 from generator.store.rowtypes import BundleData
 from generator.store.volume import VolumeData
-
-SITE_VOLUMES = "site_src/volumes"
 
 
 def leaderboard_path(volume: str) -> str:
     """Root-relative path of a volume's leaderboard."""
-    return f"{SITE_VOLUMES}/{volume}/leaderboard.html"
+    return f"{volume_pages_rel(volume)}/leaderboard.html"
 
 
 def jury_card_path(volume: str, slug: str) -> str:
     """Root-relative path of a candidate's jury card."""
-    return f"{SITE_VOLUMES}/{volume}/jury/{slug}.html"
+    return f"{volume_pages_rel(volume)}/jury/{slug}.html"
 
 
 @dataclass(frozen=True)

@@ -2,21 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from jinja2 import Environment
 
 from generator.models.figures import Figure
+from generator.progress import Progress
 from generator.render.context import Inputs, candidates_in_order, jury_card_path, leaderboard_path
 from generator.render.environment import make_environment, stylesheet, template_dir
 from generator.render.jury_card import jury_card_context
 from generator.render.leaderboard import leaderboard_context
 from generator.render.provenance import Provenance
 from generator.store.volume import VolumeData
-
-Progress = Callable[[str], None]
 
 
 @dataclass(frozen=True)

@@ -33,13 +33,14 @@ import shutil
 import signal
 import sys
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from importlib.metadata import version
 from multiprocessing import get_context
 from pathlib import Path
 
+from generator.progress import Progress
 from generator.render.fonts import (
     FACES,
     FALLBACK,
@@ -51,7 +52,6 @@ from generator.render.fonts import (
 )
 
 RENDERER = f"WeasyPrint {version('weasyprint')}"
-Progress = Callable[[str], None]
 SCRATCH_PREFIX = "probepress-pdf-"
 _PR_SET_PDEATHSIG = 1
 

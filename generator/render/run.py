@@ -15,7 +15,6 @@ from __future__ import annotations
 import datetime as dt
 import os
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -26,13 +25,14 @@ from generator.figures import GENERATOR, load_registry
 from generator.fingerprints import FrozenFile
 from generator.hashing import sha256_bytes, sha256_file
 from generator.models.figures import Figure
+from generator.progress import Progress
 from generator.render.context import demonstration
 from generator.render.pages import Page, render_pages
 from generator.render.pdf import RENDERER, PdfJob, render_pdfs
 from generator.render.provenance import provenance
 from generator.store import Layout, VolumeData, load_volume
+from generator.store.paths import FIGURES_REGISTRY, FINGERPRINT_REGISTRY
 
-Progress = Callable[[str], None]
 Action = Literal["written", "unchanged", "reused"]
 
 
@@ -67,7 +67,7 @@ class RenderResult:
                 {"path": f.path, "kind": f.kind, "sha256": f.sha256, "action": f.action}
                 for f in self.files
             ],
-            "registry": "figures/fingerprints.json",
+            "registry": FINGERPRINT_REGISTRY,
             "registry_changed": self.registry_changed,
             "draft": self.draft,
         }
@@ -86,7 +86,7 @@ class RenderResult:
             registry = "untouched (a draft is not registered)"
         return (
             f"{self.volume}{' DRAFT' if self.draft else ''}: {'; '.join(parts)}; fingerprints "
-            f"in figures/fingerprints.json {registry} (HTML {self.html_seconds:.1f} s, "
+            f"in {FINGERPRINT_REGISTRY} {registry} (HTML {self.html_seconds:.1f} s, "
             f"PDF {self.pdf_seconds:.1f} s)"
         )
 
@@ -152,8 +152,7 @@ def _figures(layout: Layout, volume: str) -> dict[str, Figure]:
     figures = {k: v for k, v in load_registry(layout).figures.items() if k.startswith(f"{volume}/")}
     if not figures:
         raise UsageError(
-            f"no figures of {volume} in figures/figures.json; run `probepress figures {volume}` "
-            "first"
+            f"no figures of {volume} in {FIGURES_REGISTRY}; run `probepress figures {volume}` first"
         )
     return figures
 

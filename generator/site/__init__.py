@@ -13,23 +13,25 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator import confine
-from generator import downloads as bank_downloads
+from generator import bank_downloads, confine
 from generator.canonical import write_bytes, write_text
 from generator.errors import CheckFailed, InputError
+from generator.progress import Progress, silent
 from generator.site import downloads, lint, listings, mkdocs_run, results
 from generator.site.published import Publication, load_publication
 from generator.store.bank import Bank, load_bank
 from generator.store.jsonl import Bounds, Problems
-from generator.store.paths import Layout
+from generator.store.paths import (
+    DOWNLOADS,
+    DOWNLOADS_FOLDER,
+    VOLUMES,
+    VOLUMES_FOLDER,
+    Layout,
+)
 
-Progress = Callable[[str], None]
-DOWNLOADS = "downloads"
-VOLUMES = "volumes"
 THEME = Path(__file__).with_name("theme")
 """The theme files every site needs (the demonstration banner's template override, the
 stylesheet, the offline plugin's local polyfill). They ship with the tool and are
@@ -94,14 +96,14 @@ def generated_pages(
     """Every generated page by path under ``site_src/``."""
     sums = {f.name: f.sha256 for f in files}
     pages = {
-        f"{VOLUMES}/index.md": listings.volumes_index(pub),
-        f"{VOLUMES}/archive.md": listings.archive_page(pub),
-        f"{DOWNLOADS}/index.md": listings.downloads_page(pub, files),
-        f"{DOWNLOADS}/changelog.md": listings.changelog_page(pub, bank, sums),
+        f"{VOLUMES_FOLDER}/index.md": listings.volumes_index(pub),
+        f"{VOLUMES_FOLDER}/archive.md": listings.archive_page(pub),
+        f"{DOWNLOADS_FOLDER}/index.md": listings.downloads_page(pub, files),
+        f"{DOWNLOADS_FOLDER}/changelog.md": listings.changelog_page(pub, bank, sums),
     }
     for pv in pub.volumes:
-        pages[f"{VOLUMES}/{pv.id}/index.md"] = results.results_page(pv)
-        pages[f"{VOLUMES}/{pv.id}/jury.md"] = results.jury_page(pv)
+        pages[f"{VOLUMES_FOLDER}/{pv.id}/index.md"] = results.results_page(pv)
+        pages[f"{VOLUMES_FOLDER}/{pv.id}/jury.md"] = results.jury_page(pv)
     return dict(sorted(pages.items()))
 
 
@@ -110,8 +112,8 @@ def _prune(root: Path, site_src: Path, keep: set[str]) -> int:
     folders that only this module fills. Frozen files and files other steps wrote stay.
     Every delete is confined to ``root`` (never through a symlink)."""
     removed = 0
-    scopes = [(VOLUMES, "*.md")]
-    scopes += [(f"{DOWNLOADS}/{d.rstrip('/')}", "*") for d in downloads.OWN_DIRS]
+    scopes = [(VOLUMES_FOLDER, "*.md")]
+    scopes += [(f"{DOWNLOADS_FOLDER}/{d.rstrip('/')}", "*") for d in downloads.OWN_DIRS]
     for folder, pattern in scopes:
         base = site_src / folder
         if not base.is_dir():
@@ -127,7 +129,7 @@ def _prune(root: Path, site_src: Path, keep: set[str]) -> int:
 
 
 def _refuse_bank_changes(layout: Layout, files: list[downloads.Download]) -> None:
-    planned = {f"site_src/{DOWNLOADS}/{f.name}": f.data for f in files if f.group == "bank"}
+    planned = {f"{DOWNLOADS}/{f.name}": f.data for f in files if f.group == "bank"}
     problems = bank_downloads.refused_changes(layout, planned)
     if problems:
         raise CheckFailed("published bank downloads would change; nothing was written:", problems)
@@ -160,8 +162,8 @@ def generate(
         CheckFailed: A hand-written page has a bare number, or a published bank download
             would change (then nothing is written).
     """
-    step = progress or (lambda _: None)
-    unsafe = confine.symlinks_under(layout.root, (f"site_src/{VOLUMES}", f"site_src/{DOWNLOADS}"))
+    step = progress or silent
+    unsafe = confine.symlinks_under(layout.root, (VOLUMES, DOWNLOADS))
     if unsafe:
         raise confine.UnsafePath("nothing is ever written through a symbolic link:", unsafe)
     step("reading the publication")
@@ -180,13 +182,13 @@ def generate(
     for rel, page_text in pages.items():
         written += write_text(site_src / rel, page_text, layout.root)
     for f in files:
-        written += write_bytes(site_src / DOWNLOADS / f.name, f.data, layout.root)
+        written += write_bytes(layout.downloads_dir / f.name, f.data, layout.root)
     for rel, data in theme_files().items():
         written += write_bytes(site_src / rel, data, layout.root)
-    keep = set(pages) | {f"{DOWNLOADS}/{f.name}" for f in files}
+    keep = set(pages) | {f"{DOWNLOADS_FOLDER}/{f.name}" for f in files}
     removed = _prune(layout.root, site_src, keep)
     bank_downloads.register(
-        layout, {f"site_src/{DOWNLOADS}/{f.name}": f.sha256 for f in files if f.group == "bank"}
+        layout, {f"{DOWNLOADS}/{f.name}": f.sha256 for f in files if f.group == "bank"}
     )
     return Generated(pub, len(pages), len(files), written, removed)
 
@@ -223,7 +225,7 @@ def build_site(
         if progress is not None:
             progress("mkdocs build --strict")
         # Not resolved: a symlinked site/ must be refused, not followed.
-        target = Path(os.path.abspath(out)) if out is not None else layout.root / "site"
+        target = Path(os.path.abspath(out)) if out is not None else layout.site_dir
         base = layout.root if target.is_relative_to(layout.root) else target.parent
         pub = done.publication
         with confine.fresh_dir(base, target) as scratch:

@@ -20,17 +20,18 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator import downloads, release
+from generator import release
+from generator.bank_downloads import public_jsonl, public_jsonl_name
 from generator.errors import InputError, Problem
 from generator.hashing import sha256_bytes
 from generator.schema import schemas
 from generator.site.published import Publication
 from generator.store.bank import Bank
+from generator.store.paths import BANK, BUNDLES, MANIFEST_FILE, SUMS_FILE
 
-SUMS = "SHA256SUMS"
-OWN = {SUMS, "index.md", "changelog.md"}
+OWN = {SUMS_FILE, "index.md", "changelog.md"}
 """Files of the folder this module writes itself (besides the planned downloads)."""
-SEALED_AFTER = {release.MANIFEST.removeprefix("site_src/downloads/")}
+SEALED_AFTER = {MANIFEST_FILE}
 """Written after the site is built and covering everything here (SHA256SUMS included), so
 listed by no SHA256SUMS and no downloads page."""
 OWN_DIRS = ("bank/", "bundles/", "schemas/")
@@ -56,12 +57,12 @@ class Download:
 
 
 def _bundle_files(layout_root: Path, volume: str) -> Iterator[tuple[str, Path]]:
-    folder = layout_root / "bundles" / volume
+    folder = layout_root / BUNDLES / volume
     problems = []
     for path in sorted(folder.rglob("*")):
-        rel = path.relative_to(layout_root / "bundles").as_posix()
+        rel = path.relative_to(layout_root / BUNDLES).as_posix()
         if path.is_symlink():
-            problems.append(Problem(f"bundles/{rel}", None, "symlink", "is a symbolic link"))
+            problems.append(Problem(f"{BUNDLES}/{rel}", None, "symlink", "is a symbolic link"))
         elif path.is_file() and not path.name.startswith("."):
             yield rel, path
     if problems:
@@ -71,7 +72,7 @@ def _bundle_files(layout_root: Path, volume: str) -> Iterator[tuple[str, Path]]:
 def bank_downloads(bank: Bank) -> list[Download]:
     """One ``bank_<version>_public.jsonl`` per bank version."""
     return [
-        Download(downloads.public_jsonl_name(v), downloads.public_jsonl(bank, v), "bank")
+        Download(public_jsonl_name(v), public_jsonl(bank, v), "bank")
         for v in bank.manifest.version_ids()
     ]
 
@@ -85,24 +86,24 @@ def plan(pub: Publication, bank: Bank) -> list[Download]:
     # the downloads alone.
     # Named through release.site_path: the plan ``verify`` reads a built site back with.
     for name in ("bank.yaml", "public.jsonl", "heldout_index.jsonl"):
-        rel = f"bank/{name}"
+        rel = f"{BANK}/{name}"
         files.append(Download(release.download_name(rel), (root / rel).read_bytes(), "sources"))
-    for name in release.SHIPPED_REGISTRIES:
-        source = root / "figures" / name
+    for rel in release.SHIPPED_REGISTRIES:
+        source = root / rel
         if source.is_file():
             data = source.read_bytes()
-            files.append(Download(release.download_name(f"figures/{name}"), data, "registries"))
+            files.append(Download(release.download_name(rel), data, "registries"))
     files += [
         Download(f"schemas/{name}", text.encode("utf-8"), "schemas")
         for name, text in sorted(schemas().items())
     ]
     for pv in pub.volumes:
         files += [
-            Download(release.download_name(f"bundles/{rel}"), path.read_bytes(), "bundles")
+            Download(release.download_name(f"{BUNDLES}/{rel}"), path.read_bytes(), "bundles")
             for rel, path in _bundle_files(root, pv.id)
         ]
-    files += _others(pub.layout.site_src / "downloads", {f.name for f in files})
-    files.append(Download(SUMS, sha256sums(files), "sums"))
+    files += _others(pub.layout.downloads_dir, {f.name for f in files})
+    files.append(Download(SUMS_FILE, sha256sums(files), "sums"))
     return files
 
 

@@ -21,7 +21,7 @@ from pathlib import Path
 from generator.errors import InputError, Problem
 from generator.figures import load_registry
 from generator.models.figures import Figure
-from generator.store.paths import Layout
+from generator.store.paths import FIGURES_REGISTRY, Layout
 
 CITATION = re.compile(
     r"""\{\{\s*fig\(\s*(["'])(?P<id>[^"'\n]+)\1\s*(?:,\s*(["'])(?P<part>[a-z_]+)\3\s*)?\)\s*\}\}"""
@@ -29,7 +29,6 @@ CITATION = re.compile(
 """A whole citation: ``{{ fig("<id>") }}`` or ``{{ fig("<id>", "<interval>") }}``."""
 OPENING = re.compile(r"\{\{\s*fig\b")
 """Where a citation starts; one not matched by :data:`CITATION` is malformed."""
-REGISTRY = "figures/figures.json"
 
 
 @dataclass(frozen=True)
@@ -91,8 +90,8 @@ def _display(citation: Citation, figure: Figure | None, page: str) -> str | Prob
             page,
             citation.line,
             "unknown-figure",
-            f"cites figure {citation.figure!r}, which is not in {REGISTRY}",
-            f"cite a registered figure id (see {REGISTRY}) or run `probepress figures`",
+            f"cites figure {citation.figure!r}, which is not in {FIGURES_REGISTRY}",
+            f"cite a registered figure id (see {FIGURES_REGISTRY}) or run `probepress figures`",
         )
     if citation.part is None:
         return html.escape(figure.display, quote=False)
@@ -145,7 +144,7 @@ def resolve(text: str, figures: Mapping[str, Figure], page: str) -> str:
 
 def registry_figures(root: Path) -> Mapping[str, Figure]:
     """The figures registry of the publication at ``root`` (read once per version of it)."""
-    path = root / REGISTRY
+    path = root / FIGURES_REGISTRY
     try:
         stat = path.stat()
         stamp = (stat.st_mtime_ns, stat.st_size)

@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 from generator.errors import Problem
 from generator.site.figrefs import CITATION
-from generator.store.paths import Layout
+from generator.store.paths import GENERATED_FOLDERS, Layout
 
 _NUMBER = r"[-+−]?(?<![\w.])(?:\d+(?:\.\d+)?|\.\d+)"
 PERCENT = re.compile(_NUMBER + r"\s?(?:%|per\s?cent\b|percent\b)", re.IGNORECASE)
@@ -68,10 +68,6 @@ def bare_numbers(text: str) -> list[BareNumber]:
     return [BareNumber(line, token) for _, (line, token) in sorted(found.items())]
 
 
-GENERATED_DIRS = ("volumes", "downloads")
-"""Folders of ``site_src/`` the tool writes; every other ``.md`` there is hand-written."""
-
-
 def hand_written_pages(site_src: Path) -> list[Path]:
     """Hand-written Markdown pages under ``site_src`` (generated folders excluded)."""
     if not site_src.is_dir():
@@ -79,7 +75,7 @@ def hand_written_pages(site_src: Path) -> list[Path]:
     return [
         path
         for path in sorted(site_src.rglob("*.md"))
-        if path.relative_to(site_src).parts[0] not in GENERATED_DIRS
+        if path.relative_to(site_src).parts[0] not in GENERATED_FOLDERS
     ]
 
 

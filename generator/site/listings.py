@@ -4,16 +4,15 @@ from __future__ import annotations
 
 from collections import Counter
 
-from generator import downloads as bank_downloads
+from generator import bank_downloads
 from generator.hashing import sha256_bytes
-from generator.site.downloads import SUMS, Download
+from generator.site.downloads import Download
 from generator.site.markup import admonition, code, link, page, size, table, text
 from generator.site.published import LEADERBOARD, Publication, PublishedVolume
 from generator.site.results import frozen_links
 from generator.store.bank import Bank
+from generator.store.paths import FINGERPRINT_REGISTRY, RELEASE_FILE, SUMS_FILE, VOLUMES
 
-RELEASE = "release.json"
-"""The signed release manifest ``probepress publish`` writes next to a volume's pages."""
 DOWNLOAD_DEMO = (
     "The example publication is demonstration data: a synthetic bank and synthetic "
     "models written by `probepress demo`. The files are real in form, not in content."
@@ -57,7 +56,7 @@ def archive_page(pub: Publication) -> str:
     for pv in _newest_first(pub):
         rows = []
         for rel, entry in sorted(pv.frozen.items()):
-            name = rel.removeprefix("site_src/volumes/")
+            name = rel.removeprefix(f"{VOLUMES}/")
             rows.append(
                 [
                     link(name, name),
@@ -66,9 +65,9 @@ def archive_page(pub: Publication) -> str:
                     code(entry.sha256),
                 ]
             )
-        release = root / "site_src" / "volumes" / pv.id / RELEASE
+        release = pub.layout.release_file(pv.id)
         if release.is_file():
-            name = f"{pv.id}/{RELEASE}"
+            name = f"{pv.id}/{RELEASE_FILE}"
             data = release.read_bytes()
             shown = [link(name, name), "release manifest", text(size(len(data)))]
             rows.append([*shown, code(sha256_bytes(data))])
@@ -79,7 +78,7 @@ def archive_page(pub: Publication) -> str:
     return page(
         "Archive",
         "Every frozen file ever published, with the SHA-256 of its bytes as registered "
-        "in `figures/fingerprints.json`, and each volume's release manifest when it was "
+        f"in `{FINGERPRINT_REGISTRY}`, and each volume's release manifest when it was "
         "published with `probepress publish`. Published files never change: a correction is "
         "a new volume. Each PDF prints its HTML's fingerprint on every page. To check a "
         "file you downloaded, compare `sha256sum FILE` with its row here, or run "
@@ -149,7 +148,7 @@ def downloads_page(pub: Publication, files: list[Download]) -> str:
     if others:
         blocks.append("## Other files\n\n" + table(header, others, "lrl"))
     check = (
-        f"## Checking the files\n\n{link(SUMS, SUMS)} lists the SHA-256 of every file "
+        f"## Checking the files\n\n{link(SUMS_FILE, SUMS_FILE)} lists the SHA-256 of every file "
         "above in `sha256sum` format. Download the folder and run `sha256sum -c SHA256SUMS` "
         "inside it."
     )

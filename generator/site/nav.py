@@ -10,12 +10,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-RESULTS = "volumes/index.md"
+from generator.store.paths import VOLUMES_FOLDER
+
+RESULTS = f"{VOLUMES_FOLDER}/index.md"
 
 
 def volume_ids(docs_dir: Path) -> list[str]:
     """Volumes whose generated results page exists, newest first."""
-    folder = docs_dir / "volumes"
+    folder = docs_dir / VOLUMES_FOLDER
     if not folder.is_dir():
         return []
     found = [p.parent.name for p in folder.glob("vol-*/index.md")]
@@ -31,7 +33,8 @@ def results_section(docs_dir: Path) -> list[Any]:
     """The expanded Results section."""
     section: list[Any] = [RESULTS]
     for vid in volume_ids(docs_dir):
-        pages = [f"volumes/{vid}/index.md", {"Jury": f"volumes/{vid}/jury.md"}]
+        base = f"{VOLUMES_FOLDER}/{vid}"
+        pages = [f"{base}/index.md", {"Jury": f"{base}/jury.md"}]
         section.append({volume_title(vid): pages})
     return section
 

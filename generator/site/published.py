@@ -16,12 +16,12 @@ from generator import fingerprints
 from generator.errors import InputError, Problem
 from generator.figures import load_registry
 from generator.fingerprints import FrozenFile
-from generator.hashing import sha256_file
+from generator.hashing import drift, on_disk, sha256_file
 from generator.models.bank import BankManifest
 from generator.models.figures import Figure
 from generator.models.volume import Volume
 from generator.store.jsonl import Bounds, Problems, load_document
-from generator.store.paths import Layout
+from generator.store.paths import FINGERPRINT_REGISTRY, Layout, volume_pages_rel
 
 M = TypeVar("M", Volume, BankManifest)
 
@@ -44,7 +44,7 @@ class PublishedVolume:
 
     def frozen_file(self, name: str) -> FrozenFile | None:
         """The registered file ``site_src/volumes/<vol>/<name>``, if any."""
-        return self.frozen.get(f"site_src/volumes/{self.id}/{name}")
+        return self.frozen.get(f"{volume_pages_rel(self.id)}/{name}")
 
     def figure(self, suffix: str) -> Figure | None:
         """The figure ``<vol>/<suffix>``, if registered."""
@@ -90,36 +90,32 @@ def _document(layout: Layout, path_rel: str, model: type[M], bounds: Bounds) -> 
 
 
 def _check_frozen(layout: Layout, entries: Mapping[str, FrozenFile]) -> None:
-    problems = []
-    for rel, entry in sorted(entries.items()):
-        path = layout.root / rel
-        if not path.is_file():
-            problems.append(
-                Problem(
-                    rel,
-                    None,
-                    "frozen-missing",
-                    "registered frozen file is missing",
-                    f"restore it, or re-render with `probepress render {entry.volume}`",
-                )
-            )
-        elif sha256_file(path) != entry.sha256:
-            problems.append(
-                Problem(
-                    rel,
-                    None,
-                    "frozen-changed",
-                    "bytes differ from figures/fingerprints.json",
-                    "published files never change; restore the registered bytes",
-                )
-            )
+    recorded = ((rel, entries[rel].sha256) for rel in sorted(entries))
+    problems = [
+        Problem(
+            found.path,
+            None,
+            "frozen-missing",
+            "registered frozen file is missing",
+            f"restore it, or re-render with `probepress render {entries[found.path].volume}`",
+        )
+        if found.change == "missing"
+        else Problem(
+            found.path,
+            None,
+            "frozen-changed",
+            f"bytes differ from {FINGERPRINT_REGISTRY}",
+            "published files never change; restore the registered bytes",
+        )
+        for found in drift(recorded, on_disk(layout.root))
+    ]
     if problems:
         raise InputError("the frozen files do not match their registry:", problems)
 
 
 def _draft_files(layout: Layout, volume: str) -> dict[str, fingerprints.FrozenFile]:
     """A draft volume's pages as they lie on disk (a draft is never registered)."""
-    folder = layout.site_src / "volumes" / volume
+    folder = layout.volume_pages(volume)
     return {
         layout.rel(p): fingerprints.FrozenFile(
             path=layout.rel(p), sha256=sha256_file(p), volume=volume, kind=p.suffix[1:]
@@ -142,7 +138,7 @@ def load_publication(
             changed.
     """
     bounds = bounds or Bounds()
-    bank = _document(layout, "bank/bank.yaml", BankManifest, bounds)
+    bank = _document(layout, layout.rel(layout.bank_manifest), BankManifest, bounds)
     figures = load_registry(layout).figures
     frozen = fingerprints.load_frozen(layout)
     _check_frozen(layout, frozen)
@@ -154,7 +150,7 @@ def load_publication(
     with_pages = {entry.volume for entry in frozen.values()}
     volumes = []
     for vid in sorted(with_pages):
-        volume = _document(layout, f"bundles/{vid}/volume.yaml", Volume, bounds)
+        volume = _document(layout, layout.rel(layout.volume_file(vid)), Volume, bounds)
         volumes.append(
             PublishedVolume(
                 volume=volume,

@@ -13,7 +13,7 @@ from generator.fingerprints import FrozenFile
 from generator.models.base import slugify
 from generator.models.figures import Figure
 from generator.models.raters import Rater
-from generator.models.volume import CandidateRef, Judge
+from generator.models.volume import CandidateRef
 from generator.scoring import reference_statement
 from generator.site.markup import admonition, code, link, page, table, text
 from generator.site.published import LEADERBOARD, PublishedVolume
@@ -245,9 +245,7 @@ def scoring_section(pv: PublishedVolume) -> str:
     scoring = pv.volume.scoring_or_default()
     lines = [text(reference_statement(pv.volume))]
     if scoring.labels is None:
-        lines.append(
-            "No label set is declared: each rater's label is its verdict (pass or fail)."
-        )
+        lines.append("No label set is declared: each rater's label is its verdict (pass or fail).")
         return "## Scoring\n\n" + "\n\n".join(lines)
     lines.append(
         "Raters' labels: " + ", ".join(code(label) for label in scoring.labels) + ". Each "

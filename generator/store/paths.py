@@ -27,6 +27,64 @@ TOOL_DIRS = frozenset(
 MAX_NAME_BYTES = 255
 """Longest file name (in UTF-8 bytes) common file systems allow."""
 
+# -- where things live, root-relative (POSIX): the one definition ----------------------
+# ``Layout`` joins these to a root; manifests, messages and the plan of a built site
+# (``generator.release.SITE_PLACES``) use them as they are.
+
+BANK = "bank"
+BUNDLES = "bundles"
+FIGURES = "figures"
+TEMPLATES = "templates"
+SITE_SRC = "site_src"
+"""MkDocs' docs folder: hand-written pages beside the generated folders."""
+SITE = "site"
+"""The built site (``mkdocs build``)."""
+VOLUMES_FOLDER = "volumes"
+"""Folder of ``site_src/`` (and of the built site) holding each volume's pages."""
+DOWNLOADS_FOLDER = "downloads"
+"""Folder of ``site_src/`` (and of the built site) holding the downloads."""
+GENERATED_FOLDERS = (VOLUMES_FOLDER, DOWNLOADS_FOLDER)
+"""Folders of ``site_src/`` the tool writes; every other ``.md`` there is hand-written."""
+VOLUMES = f"{SITE_SRC}/{VOLUMES_FOLDER}"
+DOWNLOADS = f"{SITE_SRC}/{DOWNLOADS_FOLDER}"
+SCHEMAS = f"{DOWNLOADS}/schemas"
+FIGURES_REGISTRY = f"{FIGURES}/figures.json"
+"""The figures registry: every published number, by figure id."""
+FINGERPRINT_REGISTRY = f"{FIGURES}/fingerprints.json"
+"""Every frozen file ever published, with its SHA-256."""
+DOWNLOAD_REGISTRY = f"{FIGURES}/downloads.json"
+"""Every public bank download ever published, with its SHA-256."""
+RELEASE_LEDGER = f"{FIGURES}/releases.json"
+"""Which key signed each volume."""
+RELEASE_FILE = "release.json"
+"""A volume's release, in its pages folder (:func:`release_rel`)."""
+SUMS_FILE = "SHA256SUMS"
+SUMS = f"{DOWNLOADS}/{SUMS_FILE}"
+MANIFEST_FILE = "release-manifest.json"
+MANIFEST = f"{DOWNLOADS}/{MANIFEST_FILE}"
+"""The site manifest, sealed over every published file."""
+BUILT_MANIFEST = f"{SITE}/{DOWNLOADS_FOLDER}/{MANIFEST_FILE}"
+"""Its copy in the built site."""
+PUBLIC_KEY_FILE = "release-signing-key.pub"
+PUBLIC_KEY = f"{DOWNLOADS}/{PUBLIC_KEY_FILE}"
+PUBLISHED_AREAS = (FIGURES, SITE_SRC, SITE)
+"""The published areas of a root: what ``publish`` writes and moves into place, and what
+the site manifest covers."""
+GENERATED_AREAS = (VOLUMES, DOWNLOADS, SITE)
+"""Folders whose files the tool alone writes: stale files there are removed on publish."""
+WRITTEN_AREAS = (FIGURES, *GENERATED_AREAS)
+"""Folders ``publish`` writes into."""
+
+
+def volume_pages_rel(volume: str) -> str:
+    """``site_src/volumes/<volume>``: the volume's frozen and generated pages."""
+    return f"{VOLUMES}/{volume}"
+
+
+def release_rel(volume: str) -> str:
+    """``site_src/volumes/<volume>/release.json``."""
+    return f"{volume_pages_rel(volume)}/{RELEASE_FILE}"
+
 
 def file_name_problem(name: str) -> str | None:
     """Why ``name`` cannot be a file directly inside a folder we read, or None.
@@ -84,7 +142,7 @@ class Layout:
 
     @property
     def bank_dir(self) -> Path:
-        return self.root / "bank"
+        return self.root / BANK
 
     @property
     def bank_manifest(self) -> Path:
@@ -100,7 +158,7 @@ class Layout:
 
     @property
     def bundles_dir(self) -> Path:
-        return self.root / "bundles"
+        return self.root / BUNDLES
 
     def volume_dir(self, volume: str) -> Path:
         return self.bundles_dir / volume
@@ -112,12 +170,65 @@ class Layout:
         return self.volume_dir(volume) / slug
 
     @property
+    def templates_dir(self) -> Path:
+        return self.root / TEMPLATES
+
+    @property
     def figures_dir(self) -> Path:
-        return self.root / "figures"
+        return self.root / FIGURES
+
+    def _in_figures(self, rel: str) -> Path:
+        # Through figures_dir: a built site ships the registries elsewhere (SiteLayout).
+        return self.figures_dir / rel.removeprefix(f"{FIGURES}/")
+
+    @property
+    def figures_registry(self) -> Path:
+        return self._in_figures(FIGURES_REGISTRY)
+
+    @property
+    def fingerprint_registry(self) -> Path:
+        return self._in_figures(FINGERPRINT_REGISTRY)
+
+    @property
+    def download_registry(self) -> Path:
+        return self._in_figures(DOWNLOAD_REGISTRY)
+
+    @property
+    def release_ledger(self) -> Path:
+        return self._in_figures(RELEASE_LEDGER)
 
     @property
     def site_src(self) -> Path:
-        return self.root / "site_src"
+        return self.root / SITE_SRC
+
+    def volume_pages(self, volume: str) -> Path:
+        """``site_src/volumes/<volume>/``: its frozen files, pages and release."""
+        return self.root / volume_pages_rel(volume)
+
+    def release_file(self, volume: str) -> Path:
+        return self.root / release_rel(volume)
+
+    @property
+    def downloads_dir(self) -> Path:
+        return self.root / DOWNLOADS
+
+    @property
+    def schemas_dir(self) -> Path:
+        return self.root / SCHEMAS
+
+    @property
+    def manifest_file(self) -> Path:
+        """The site manifest (``site_src/downloads/release-manifest.json``)."""
+        return self.root / MANIFEST
+
+    @property
+    def public_key(self) -> Path:
+        return self.root / PUBLIC_KEY
+
+    @property
+    def site_dir(self) -> Path:
+        """The built site (``mkdocs build``'s default target)."""
+        return self.root / SITE
 
     @property
     def private_items(self) -> Path:

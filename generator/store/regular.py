@@ -4,7 +4,10 @@ A loader that opens a FIFO waits forever for a writer; one that follows a symlin
 ``/dev/zero`` reads without end. Every reader therefore opens with ``O_NOFOLLOW`` (a
 symlink is refused by the kernel, not by a check that races with a rename) and
 ``O_NONBLOCK`` (opening a FIFO returns at once), then asks the open descriptor itself
-(``fstat``) whether it is a regular file within the size bound.
+(``fstat``) whether it is a regular file within the size bound. This module is the one
+place that opens an input that way (:func:`open_fd`): the loaders here, the leak scan
+(``generator.leaks.scan``) and the release inventory (``generator.inventory``) each word
+their own refusals over it.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO, Protocol
 
@@ -34,17 +38,53 @@ class Reporter(Protocol):
         ...
 
 
-def kind_of(mode: int) -> str:
-    """What a non-regular file is, in words (``a FIFO``, ``a directory`` …)."""
-    kinds = (
-        (stat.S_ISDIR, "a directory"),
-        (stat.S_ISFIFO, "a FIFO (named pipe)"),
-        (stat.S_ISCHR, "a character device"),
-        (stat.S_ISBLK, "a block device"),
-        (stat.S_ISSOCK, "a socket"),
-        (stat.S_ISLNK, "a symbolic link"),
+CHUNK = 1 << 20
+"""Bytes read at a time by :func:`read_chunks`."""
+NOT_REGULAR = "not a regular file"
+_KINDS = (
+    (stat.S_ISDIR, "a directory", "a directory"),
+    (stat.S_ISFIFO, "a FIFO (named pipe)", "a FIFO"),
+    (stat.S_ISCHR, "a character device", "a device"),
+    (stat.S_ISBLK, "a block device", "a device"),
+    (stat.S_ISSOCK, "a socket", "a socket"),
+    (stat.S_ISLNK, "a symbolic link", "a symbolic link"),
+)
+"""Each kind of non-regular file, in words: in full, and brief."""
+
+
+def kind_of(mode: int, *, brief: bool = False) -> str:
+    """What a non-regular file is, in words (``a FIFO (named pipe)``, or with ``brief``
+    ``a FIFO``; :data:`NOT_REGULAR` for anything else)."""
+    return next(
+        (short if brief else full for test, full, short in _KINDS if test(mode)), NOT_REGULAR
     )
-    return next((word for test, word in kinds if test(mode)), "not a regular file")
+
+
+def open_fd(path: Path) -> tuple[int, os.stat_result]:
+    """``path`` opened read-only without following a symlink or blocking, and what
+    ``fstat`` says of the open descriptor (the caller closes it).
+
+    Raises:
+        OSError: The path cannot be opened (a symlink gives ``ELOOP``).
+        ValueError: The path holds a NUL byte.
+    """
+    fd = os.open(path, _FLAGS)
+    try:
+        return fd, os.fstat(fd)
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def read_chunks(fd: int, limit: int) -> Iterator[bytes]:
+    """The bytes of ``fd`` in pieces, never more than ``limit`` in all; closes ``fd``."""
+    try:
+        left = limit
+        while left > 0 and (piece := os.read(fd, min(CHUNK, left))):
+            left -= len(piece)
+            yield piece
+    finally:
+        os.close(fd)
 
 
 def os_problem(exc: OSError | ValueError, shown: str, problems: Reporter) -> None:
@@ -107,12 +147,12 @@ def open_regular(path: Path, shown: str, problems: Reporter, max_bytes: int) -> 
     open descriptor). None after reporting why the file cannot be read.
     """
     try:
-        fd = os.open(path, _FLAGS)
+        fd, info = open_fd(path)
     except (OSError, ValueError) as exc:
         os_problem(exc, shown, problems)
         return None
     try:
-        if _bounded(os.fstat(fd), shown, problems, max_bytes) is None:
+        if _bounded(info, shown, problems, max_bytes) is None:
             os.close(fd)
             return None
         return os.fdopen(fd, "rb")

@@ -4,21 +4,20 @@ from __future__ import annotations
 
 import gc
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
 from generator.errors import InputError, UsageError
 from generator.models.base import slugify
 from generator.models.volume import CandidateRef, Volume
+from generator.progress import Progress
 from generator.store import rows
 from generator.store.bank import Bank, load_bank
 from generator.store.bundle import Tier0Memo, scan_bundle
 from generator.store.jsonl import Bounds, Locator, Problems, load_document
 from generator.store.paths import Layout, file_name_problem
 from generator.store.rowtypes import BundleData
-
-Progress = Callable[[str], None]
 
 
 @dataclass

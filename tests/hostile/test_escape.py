@@ -121,9 +121,9 @@ def test_json_within_bounds_reads() -> None:
 
 
 def test_a_figure_computed_twice_is_refused_as_input() -> None:
-    from generator.figures.builder import Registry
+    from generator.figures.builder import FigureSet
 
-    registry = Registry()
+    registry = FigureSet()
     registry.count("vol-001/x/draws", "draws", 3, [])
     with pytest.raises(InputError) as caught:
         registry.count("vol-001/x/draws", "draws", 4, [])

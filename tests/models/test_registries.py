@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from generator import downloads, fingerprints
+from generator import bank_downloads, fingerprints
 from generator.canonical import dumps
 from generator.errors import InputError
 from generator.store import Layout
@@ -31,9 +31,9 @@ def test_both_registries_write_back_their_committed_bytes(layout: Layout) -> Non
     assert frozen and {e.kind for e in frozen.values()} == {"html", "pdf"}
     committed = (REPO / "figures" / "fingerprints.json").read_text("utf-8")
     assert fingerprints.registry_text(frozen) == committed
-    registered = downloads.registered(layout)
+    registered = bank_downloads.registered(layout)
     assert registered
-    assert downloads.register(layout, registered) is False  # the same bytes: not rewritten
+    assert bank_downloads.register(layout, registered) is False  # the same bytes: not rewritten
     assert (layout.root / "figures" / "downloads.json").read_bytes() == (
         REPO / "figures" / "downloads.json"
     ).read_bytes()
@@ -73,7 +73,7 @@ def test_an_unknown_field_is_named_with_its_line(layout: Layout) -> None:
 def test_a_bad_download_entry_is_refused(layout: Layout, rel: str, sha256: str) -> None:
     _write(layout, "downloads.json", {"files": {rel: {"sha256": sha256}}, "schema_version": 1})
     with pytest.raises(InputError) as caught:
-        downloads.registered(layout)
+        bank_downloads.registered(layout)
     [problem] = caught.value.problems
     assert (problem.path, problem.rule) == ("figures/downloads.json", "schema")
     assert str(caught.value) == "cannot read the download registry:"
@@ -82,7 +82,7 @@ def test_a_bad_download_entry_is_refused(layout: Layout, rel: str, sha256: str) 
 def test_a_newer_registry_is_refused_with_a_message_saying_so(layout: Layout) -> None:
     _write(layout, "downloads.json", {"files": {}, "schema_version": 99})
     with pytest.raises(InputError) as caught:
-        downloads.registered(layout)
+        bank_downloads.registered(layout)
     [problem] = caught.value.problems
     assert "schema_version 99 is newer than this probepress reads (1)" in problem.message
 
@@ -90,4 +90,4 @@ def test_a_newer_registry_is_refused_with_a_message_saying_so(layout: Layout) ->
 def test_a_missing_registry_is_empty(tmp_path: Path) -> None:
     layout = Layout.at(tmp_path, tmp_path / ".private", cache=False)
     assert fingerprints.load_frozen(layout) == {}
-    assert downloads.registered(layout) == {}
+    assert bank_downloads.registered(layout) == {}

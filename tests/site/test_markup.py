@@ -5,7 +5,7 @@ from __future__ import annotations
 import markdown
 
 from generator.site.figrefs import citations
-from generator.site.markup import GENERATED, code, page, table, text
+from generator.site.markup import GENERATED_MARKER, code, page, table, text
 
 
 def _html(md_text: str) -> str:
@@ -34,4 +34,4 @@ def test_table_cells_cannot_break_the_table() -> None:
 def test_page_puts_title_first_then_the_generated_marker() -> None:
     lines = page("Title <x>", "Body.").splitlines()
     assert lines[0] == "# Title &#60;x&#62;"
-    assert lines[2] == GENERATED
+    assert lines[2] == GENERATED_MARKER

@@ -2,25 +2,22 @@
 
 Published downloads never change: ``figures/downloads.json`` registers the SHA-256 of
 every bank download the site has published, and a build that would give a registered
-file other bytes is refused (:func:`refused_changes`); :func:`changed` tells the holdout
-gate which registered files on disk no longer match.
+file other bytes is refused (:func:`refused_changes`); the holdout gate compares the
+registered files on disk with it (``generator.hashing.drift``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path
 
 from generator.canonical import dumps, dumps_line, write_text
 from generator.errors import InputError, Problem
 from generator.fingerprints import read_registry
-from generator.hashing import sha256_bytes, sha256_file
+from generator.hashing import sha256_bytes
 from generator.models.base import version_slug
 from generator.models.registries import DownloadRegistry, RegisteredDownload
 from generator.store.bank import Bank
 from generator.store.paths import Layout
-
-DOWNLOADS = Path("site_src") / "downloads"
 
 
 def public_jsonl_name(version: str) -> str:
@@ -36,23 +33,15 @@ def public_jsonl(bank: Bank, version: str) -> bytes:
     ).encode("utf-8")
 
 
-REGISTRY = Path("figures") / "downloads.json"
-"""Registry of every public bank download ever published (root-relative path -> SHA-256);
-its format is :class:`generator.models.registries.DownloadRegistry`."""
-
-
-def registry_path(layout: Layout) -> Path:
-    """``figures/downloads.json`` under the root."""
-    return layout.root / REGISTRY
-
-
 def registered(layout: Layout) -> dict[str, str]:
     """Registered bank downloads: root-relative path -> SHA-256 (empty before the first).
 
     Raises:
         InputError: The registry exists but cannot be read.
     """
-    registry = read_registry(layout, registry_path(layout), DownloadRegistry, "download registry")
+    registry = read_registry(
+        layout, layout.download_registry, DownloadRegistry, "download registry"
+    )
     if registry is None:
         return {}
     return {rel: registry.files[rel].sha256 for rel in sorted(registry.files)}
@@ -93,16 +82,6 @@ def register(layout: Layout, published: Mapping[str, str]) -> bool:
     registry = DownloadRegistry(
         files={rel: RegisteredDownload(sha256=files[rel]) for rel in sorted(files)}
     )
-    return write_text(registry_path(layout), dumps(registry.model_dump(mode="json")), layout.root)
-
-
-def changed(layout: Layout) -> list[tuple[str, str]]:
-    """Registered downloads whose bytes on disk differ now, with what happened to them."""
-    out = []
-    for rel, digest in registered(layout).items():
-        path = layout.root / rel
-        if not path.is_file():
-            out.append((rel, "is missing"))
-        elif sha256_file(path) != digest:
-            out.append((rel, "changed after it was published"))
-    return out
+    return write_text(
+        layout.download_registry, dumps(registry.model_dump(mode="json")), layout.root
+    )
