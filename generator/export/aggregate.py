@@ -95,7 +95,6 @@ def _number(text: str) -> float:
 def _result(run: Run, figure: Figure) -> dict[str, Any]:
     """One registered rate as an evaluation result."""
     data = run.data
-    version = data.volume.bank_version
     details = {
         "figure_id": figure.id,
         "value_text": figure.value,
@@ -117,19 +116,10 @@ def _result(run: Run, figure: Figure) -> dict[str, Any]:
             "wide_interval_upper": wide.hi,
             "wide_interval_method": f"{wide.method} (wide: the items are a sample too)",
         }
-    protocol = data.volume.protocol
     return {
         "evaluation_result_id": figure.id,
         "evaluation_name": figure.label,
-        "source_data": {
-            "dataset_name": data.bank.manifest.name,
-            "source_type": "other",
-            "additional_details": {
-                "bank_version": version,
-                "public_items": f"downloads/bank_{version_slug(version)}_public.jsonl",
-                "license": data.bank.manifest.license,
-            },
-        },
+        "source_data": _source_data(run),
         "metric_config": {
             "evaluation_description": f"{figure.label}: {figure.method}",
             "metric_id": "probepress." + figure.id.removeprefix(f"{data.id}/{run.slug}/"),
@@ -147,18 +137,38 @@ def _result(run: Run, figure: Figure) -> dict[str, Any]:
             "details": details,
             **({"uncertainty": uncertainty} if uncertainty else {}),
         },
-        "generation_config": {
-            "generation_args": {
-                "temperature": _number(str(protocol.temperature)),
-                "max_tokens": protocol.max_output_tokens,
-                "max_attempts": protocol.max_attempts,
-            },
-            "additional_details": {
-                "system_prompt_sha256": protocol.system_prompt_sha256,
-                "tools": _flag(protocol.tools),
-                "halves": ",".join(protocol.halves),
-                "draws_per_half": str(protocol.draws_per_half),
-            },
+        "generation_config": _generation(run),
+    }
+
+
+def _source_data(run: Run) -> dict[str, Any]:
+    """The bank as the dataset: its name, version, public download and licence."""
+    manifest, version = run.data.bank.manifest, run.data.volume.bank_version
+    return {
+        "dataset_name": manifest.name,
+        "source_type": "other",
+        "additional_details": {
+            "bank_version": version,
+            "public_items": f"downloads/bank_{version_slug(version)}_public.jsonl",
+            "license": manifest.license,
+        },
+    }
+
+
+def _generation(run: Run) -> dict[str, Any]:
+    """The conditions the candidate ran under."""
+    protocol = run.data.volume.protocol_for(run.ref)
+    return {
+        "generation_args": {
+            "temperature": _number(str(protocol.temperature)),
+            "max_tokens": protocol.max_output_tokens,
+            "max_attempts": protocol.max_attempts,
+        },
+        "additional_details": {
+            "system_prompt_sha256": protocol.system_prompt_sha256,
+            "tools": _flag(protocol.tools),
+            "halves": ",".join(protocol.halves),
+            "draws_per_half": str(protocol.draws_per_half),
         },
     }
 

@@ -124,6 +124,13 @@ class BankItem(ItemMeta):
     check: Check | None = None
     """Tier 0 only: the mechanical rule that decides pass or fail."""
 
+    def prompt_text(self) -> str:
+        """The prompt as one text (chat messages' contents, one per line): what the leak
+        scan looks for."""
+        if isinstance(self.prompt, str):
+            return self.prompt
+        return "\n".join(m.content for m in self.prompt)
+
     @model_validator(mode="after")
     def _check_matches_tier(self) -> BankItem:
         if self.tier == 0 and self.check is None:

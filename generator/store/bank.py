@@ -183,39 +183,55 @@ def load_private_items(layout: Layout, bank: Bank, bounds: Bounds, problems: Pro
             problems.add(p.path, p.line, p.rule, p.message, p.fix)
         return
     for line, item in iter_jsonl(path, BankItem, shown, problems, bounds):
-        entry = bank.heldout.get(item.id)
-        if entry is None:
-            problems.add(shown, line, "private-unknown", f"{item.id} is not in the held-out index")
-            continue
-        if not commitments.same_meta(entry, item):
-            problems.add(
-                shown, line, "private-mismatch", f"{item.id} differs from its held-out index entry"
-            )
-            continue
-        if text_sha256_of(item) != item.text_sha256:
-            problems.add(shown, line, "text-hash", f"text of {item.id} does not match its hash")
-            continue
-        key = commitments.item_key(secret, item.id)
-        found = commitments.item_commitments(key, item)
-        wrong = [name for name in commitments.COMMITTED if found[name] != getattr(entry, name)]
-        if wrong:
-            index = f"{layout.rel(layout.heldout_index)}:{bank.index_lines[item.id]}"
-            problems.add(
-                shown,
-                line,
-                "private-commitment",
-                f"{item.id}: {' and '.join(wrong)} of {index} "
-                f"{'does' if len(wrong) == 1 else 'do'} not match this text under the bank secret",
-                "restore the private store (or the index) that was published together",
-            )
-            continue
-        bank.private[item.id] = item
-        bank.keys[item.id] = key
+        key = _checked_key(layout, bank, secret, item, (shown, line), problems)
+        if key is not None:
+            bank.private[item.id] = item
+            bank.keys[item.id] = key
     missing = sorted(set(bank.heldout) - set(bank.private))
     if missing:
         problems.add(
             shown, None, "private-missing", f"held-out items missing: {', '.join(missing)}"
         )
+
+
+def _checked_key(
+    layout: Layout,
+    bank: Bank,
+    secret: bytes,
+    item: BankItem,
+    where: tuple[str, int],
+    problems: Problems,
+) -> bytes | None:
+    """The item key of a private item that matches its held-out index entry, its text hash
+    and every published commitment under the bank secret; None (reported) otherwise."""
+    shown, line = where
+    entry = bank.heldout.get(item.id)
+    if entry is None:
+        problems.add(shown, line, "private-unknown", f"{item.id} is not in the held-out index")
+        return None
+    if not commitments.same_meta(entry, item):
+        problems.add(
+            shown, line, "private-mismatch", f"{item.id} differs from its held-out index entry"
+        )
+        return None
+    if text_sha256_of(item) != item.text_sha256:
+        problems.add(shown, line, "text-hash", f"text of {item.id} does not match its hash")
+        return None
+    key = commitments.item_key(secret, item.id)
+    found = commitments.item_commitments(key, item)
+    wrong = [name for name in commitments.COMMITTED if found[name] != getattr(entry, name)]
+    if wrong:
+        index = f"{layout.rel(layout.heldout_index)}:{bank.index_lines[item.id]}"
+        problems.add(
+            shown,
+            line,
+            "private-commitment",
+            f"{item.id}: {' and '.join(wrong)} of {index} "
+            f"{'does' if len(wrong) == 1 else 'do'} not match this text under the bank secret",
+            "restore the private store (or the index) that was published together",
+        )
+        return None
+    return key
 
 
 def require(problems: Problems, what: str) -> None:
