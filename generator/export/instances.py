@@ -14,7 +14,7 @@ from typing import Any
 
 from generator.errors import InputError
 from generator.export.run import SCHEMA_VERSION, RunContext
-from generator.figures.tally import decided, needs_panel
+from generator.figures.tally import decider
 from generator.hashing import sha256_bytes
 from generator.models.bank import BankItem
 from generator.models.records import Draw
@@ -47,23 +47,26 @@ def _draws(ctx: RunContext) -> dict[DrawKey, Draw]:
 def instance_records(ctx: RunContext) -> Iterator[dict[str, Any]]:
     """The instance records of ``ctx``'s candidate, in verdict order."""
     draws = _draws(ctx)
-    majority = needs_panel(ctx.bundle)
+    decide = decider(ctx.bundle, ctx.data.volume)  # the rule the rates count by
+    reference = ctx.data.volume.scoring_or_default().reference
     for verdict in ctx.bundle.verdicts:
         item = ctx.items.get(verdict.key.item)
-        outcome = decided(verdict.verdict, verdict.key, majority)
+        outcome = decide.outcome(verdict)
         draw = draws.get(verdict.key)
         if item is None or outcome is None or draw is None:
             continue  # held out, or not counted in the rates
-        yield _record(ctx, item, draw, verdict.verdict, outcome)
+        how = f"reference rater set: {reference}" if decide.by_reference(verdict) else None
+        yield _record(ctx, item, draw, verdict.verdict, outcome, how)
 
 
 def _record(
-    ctx: RunContext, item: BankItem, draw: Draw, verdict: str, outcome: str
+    ctx: RunContext, item: BankItem, draw: Draw, verdict: str, outcome: str, how: str | None
 ) -> dict[str, Any]:
     raw, reference = prompt_text(item), [item.pass_criterion]
-    how = "mechanical check (code)" if item.tier == 0 else "llm_judge"
-    if verdict == "grader_refused":
-        how = "panel majority (the grader refused)"
+    if how is None:
+        how = "mechanical check (code)" if item.tier == 0 else "llm_judge"
+        if verdict == "grader_refused":
+            how = "panel majority (the grader refused)"
     return {
         "schema_version": SCHEMA_VERSION,
         "evaluation_id": ctx.evaluation_id,

@@ -20,7 +20,7 @@ import numpy.typing as npt
 from generator import scoring
 from generator.models.bank import ItemMeta
 from generator.models.volume import Volume
-from generator.store.rowtypes import BundleData, DrawKey
+from generator.store.rowtypes import BundleData, DrawKey, VerdictRow
 from generator.store.volume import VolumeData
 
 I64 = npt.NDArray[np.int64]
@@ -81,21 +81,41 @@ def panel_majority(bundle: BundleData, exclude: Iterable[str] = ()) -> dict[Draw
     return scoring.panel_majority(bundle.panel, exclude)
 
 
-def decided(verdict: str, key: DrawKey, majority: dict[DrawKey, str | None]) -> str | None:
-    """What a draw counts as under the grader reference: ``pass`` or ``fail``, or None
-    when it does not count (lost, or refused by the grader and undecided by the panel)."""
-    if verdict == "lost":
-        return None
-    if verdict == "grader_refused":
-        return majority.get(key)
-    return verdict
+@dataclass(frozen=True)
+class Decider:
+    """What each draw of one bundle counts as, under the volume's reference rater set:
+    the one rule behind the rates and the exported instances."""
+
+    decisions: dict[DrawKey, str | None] | None
+    """The reference set's decisions on judged draws (None: the grader is the reference)."""
+    majority: dict[DrawKey, str | None]
+    """The independent panel's majority, for draws the grader refused (grader reference)."""
+
+    def by_reference(self, v: VerdictRow) -> bool:
+        """Whether a reference set other than the grader decides ``v``."""
+        return self.decisions is not None and v.tier == 1
+
+    def outcome(self, v: VerdictRow) -> str | None:
+        """``pass`` or ``fail``, or None when the draw counts toward no rate (lost, or
+        left undecided by whoever decides it)."""
+        if v.verdict == "lost":
+            return None
+        if self.decisions is not None and v.tier == 1:
+            return self.decisions.get(v.key)
+        if v.verdict == "grader_refused":
+            return self.majority.get(v.key)
+        return v.verdict
 
 
-def needs_panel(bundle: BundleData) -> dict[DrawKey, str | None]:
-    """The panel majorities a bundle's verdicts need (only when the grader refused)."""
-    if any(v.verdict == "grader_refused" for v in bundle.verdicts):
-        return panel_majority(bundle)
-    return {}
+def decider(bundle: BundleData, volume: Volume | None = None) -> Decider:
+    """The :class:`Decider` of ``bundle`` (the grader reference when ``volume`` is None or
+    declares no scoring)."""
+    reference = "grader" if volume is None else volume.scoring_or_default().reference
+    if volume is not None and reference != "grader":
+        return Decider(scoring.reference_decisions(volume, bundle), {})
+    seats = () if volume is None else scoring.adjudication_seat(volume)
+    refused = any(v.verdict == "grader_refused" for v in bundle.verdicts)
+    return Decider(None, panel_majority(bundle, seats) if refused else {})
 
 
 def _new_tally(slug: str, size: int, halves: list[str]) -> Tally:
@@ -114,39 +134,23 @@ def tally_bundle(
     """Count failures per item (and per half) of one bundle, as decided by ``volume``'s
     reference rater set (the grader when ``volume`` is None or declares no scoring)."""
     tally = _new_tally(bundle.slug, len(index), halves)
-    reference = "grader" if volume is None else volume.scoring_or_default().reference
-    seats = () if volume is None else scoring.adjudication_seat(volume)
-    decisions = (
-        scoring.reference_decisions(volume, bundle)
-        if volume is not None and reference != "grader"
-        else None
-    )
-    majority = (
-        panel_majority(bundle, seats)
-        if decisions is None and any(v.verdict == "grader_refused" for v in bundle.verdicts)
-        else {}
-    )
+    decide = decider(bundle, volume)
     for v in bundle.verdicts:
         pos = index.get(v.key.item)
         if pos is None:
             continue
         tally.draws += 1
-        verdict: str | None = v.verdict
-        if verdict == "lost":
+        if v.verdict == "lost":
             tally.lost += 1
             continue
-        if verdict == "grader_refused":
-            tally.refused += 1
-        if decisions is not None and v.tier == 1:
-            verdict = decisions.get(v.key)
-            if verdict is None:
+        tally.refused += v.verdict == "grader_refused"
+        verdict = decide.outcome(v)
+        if verdict is None:
+            if decide.by_reference(v):
                 tally.undecided += 1
-                continue
-        elif verdict == "grader_refused":
-            verdict = majority.get(v.key)
-            if verdict is None:
+            else:
                 tally.refused_undecided += 1
-                continue
+            continue
         failed = int(verdict == "fail")
         tally.n[pos] += 1
         tally.k[pos] += failed
