@@ -24,7 +24,6 @@ from generator.demo.labels import demo_scoring
 from generator.demo.simulate import Seating, seat_jury, simulate_bundle
 from generator.demo.spec import (
     EXAMPLE,
-    SYSTEM_PROMPT,
     CandidateSpec,
     DemoSpec,
     JudgeSpec,
@@ -77,7 +76,7 @@ def _volume(spec: DemoSpec, vol: VolumeSpec, run_dates: dict[str, dt.date]) -> V
         draws_per_half=vol.draws_per_half,
         temperature=vol.temperature,
         max_output_tokens=vol.max_output_tokens,
-        system_prompt_sha256=sha256_text(SYSTEM_PROMPT),
+        system_prompt_sha256=sha256_text(spec.system_prompt),
         tools=False,
     )
     thresholds = Thresholds(
