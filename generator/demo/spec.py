@@ -43,7 +43,6 @@ class JudgeSpec:
     # Held-out draws reach graders and judges too, so their endpoints are declared.
     gateway: str = "demo-gateway"
     provider: str = "demo-provider-east"
-    no_training: bool = True
 
 
 @_FORBID
