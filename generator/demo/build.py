@@ -213,7 +213,7 @@ def _add_bundle(
     """One candidate's simulated bundle, and its held-out response texts for the private store."""
     slug = slugify(cand.api)
     seating = seat_jury(spec.jury, cand)
-    lines = simulate_bundle(spec, vol, cand, slug, items, seating, run_date, keys)
+    lines = simulate_bundle(spec, vol, cand, slug, items, seating, keys)
     files = {
         "draws.jsonl": _jsonl(Draw, lines.draws),
         "verdicts.jsonl": _jsonl(Verdict, lines.verdicts),
