@@ -38,6 +38,7 @@ from generator import lock
 from generator.confine import DIR_MODE, FILE_MODE, checked
 from generator.errors import InputError, ProbepressError, Problem
 from generator.staging import Plan
+from generator.words import counted
 
 JOURNAL = ".probepress-journal"
 PLAN_FILE = "plan.json"
@@ -71,10 +72,13 @@ class Recovery:
         what = {
             "none": "nothing to recover",
             "prepared": "discarded an interrupted publish that had not changed anything",
-            "applying": f"rolled back an interrupted publish ({self.restored} file(s) restored)",
+            "applying": "rolled back an interrupted publish "
+            f"({counted(self.restored, 'file')} restored)",
             "committed": "finished the clean-up of a publish that had completed",
         }[self.state]
-        return what + (f"; removed {self.leftovers} stale folder(s)" if self.leftovers else "")
+        return what + (
+            f"; removed {counted(self.leftovers, 'stale folder')}" if self.leftovers else ""
+        )
 
 
 def _create(path: Path) -> BinaryIO:

@@ -15,6 +15,7 @@ from generator.cli.base import EPILOG, Group, State, pass_state, writer_lock
 from generator.console import err, out, print_json
 from generator.errors import CheckFailed
 from generator.store import Layout
+from generator.words import counted
 
 if TYPE_CHECKING:
     from generator.importing.bundles import BundlesResult
@@ -289,8 +290,9 @@ def import_records_command(
 
 def _records_summary(result: BundlesResult) -> str:
     parts = [
-        f"{result.volume}: wrote {len(result.bundles)} bundle(s), {result.draws} draws, "
-        f"{result.panel_votes} panel votes, {result.heldout_responses} held-out responses "
+        f"{result.volume}: wrote {counted(len(result.bundles), 'bundle')}, "
+        f"{counted(result.draws, 'draw')}, {counted(result.panel_votes, 'panel vote')}, "
+        f"{counted(result.heldout_responses, 'held-out response')} "
         "(in the private store)"
     ]
     if result.unused_tier0_labels:

@@ -19,6 +19,7 @@ from generator.cli.base import EPILOG, State, pass_state, writer_lock
 from generator.console import err
 from generator.errors import UsageError, escape
 from generator.importing.rows import RecordRow
+from generator.words import counted
 
 _LOGS = click.argument(
     "logs", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path)
@@ -148,7 +149,10 @@ def _run(
     rows = read(bank, declared)
     items = len({row.item for row in rows})
     lost = sum(row.response is None for row in rows)
-    summary = f"{len(rows)} draws of {items} items from {len(logs)} log(s), {lost} lost"
+    summary = (
+        f"{counted(len(rows), 'draw')} of {counted(items, 'item')} from "
+        f"{counted(len(logs), 'log')}, {lost} lost"
+    )
     if rows_out is None:
         err.print(
             f"checked: {summary} (nothing written; --rows-out FILE writes them)", markup=False

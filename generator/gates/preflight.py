@@ -15,6 +15,7 @@ from __future__ import annotations
 from generator.gates import labels
 from generator.gates.base import Findings, GateContext, GateResult
 from generator.store.rowtypes import BundleData, DrawKey
+from generator.words import counted
 
 NAME = "preflight"
 LISTED = 5
@@ -67,7 +68,7 @@ def _schedule(ctx: GateContext, bundle: BundleData, out: Findings) -> None:
             "missing-draw",
             path,
             None,
-            f"{len(missing)} scheduled draw(s) missing: {shown}{more}",
+            f"{counted(len(missing), 'scheduled draw')} missing: {shown}{more}",
             "every item × half × draw must be run exactly once (a lost draw is recorded, "
             "not dropped)",
         )
@@ -123,7 +124,7 @@ def _verdicts(ctx: GateContext, bundle: BundleData, out: Findings) -> None:
             "missing-verdict",
             path,
             None,
-            f"{len(missing)} draw(s) without a verdict: {shown}{more}",
+            f"{counted(len(missing), 'draw')} without a verdict: {shown}{more}",
         )
 
 

@@ -126,7 +126,7 @@ def test_deleted_tier0_draw_fails_preflight_only(cli: CliRun, root: Path) -> Non
         cli,
         root,
         {"preflight"},
-        f"draws.jsonl: 1 scheduled draw(s) missing: {key[0]} {key[1]}{key[2]}",
+        f"draws.jsonl: 1 scheduled draw missing: {key[0]} {key[1]}{key[2]}",
     )
 
 

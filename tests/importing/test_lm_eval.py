@@ -224,7 +224,7 @@ def test_declared_doc_fields(root: Path, tmp_path: Path) -> None:
     fields = ("--id-field", "probe", "--prompt-field", "question")
     declared = run_cli(root, "lm-eval", str(path), "--candidate", "a", *fields)
     assert declared.exit_code == 0, declared.stderr
-    assert "checked: 4 draws of 4 items from 1 log(s), 0 lost" in declared.stderr
+    assert "checked: 4 draws of 4 items from 1 log, 0 lost" in declared.stderr
 
 
 @settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
