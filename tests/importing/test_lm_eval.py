@@ -268,7 +268,9 @@ def test_volume_and_manifest_write_the_sealed_bundle_in_one_command(tmp_path: Pa
     judges = ["none/exact_match", *(api for api, _ in panel)]
     inputs = manifest(tmp_path / "manifest.yaml", ["acme/m-1"], judges)
     args = ["import", "lm-eval", str(PLAIN), "--candidate", "acme/m-1", "--volume", "vol-001"]
-    result = run(root, *args, "--manifest", str(inputs), "--pass-label", "1.0")
+    result = run(
+        root, *args, "--manifest", str(inputs), "--pass-label", "1.0", "--fail-label", "0.0"
+    )
     assert result.exit_code == 0, result.output
     assert "vol-001: wrote 1 bundle(s), 4 draws, 3 panel votes" in result.output
     bundle = root / "bundles" / "vol-001" / "acme-m-1"
