@@ -60,22 +60,32 @@ def _make_item(raw: dict[str, Any], spec: DemoSpec, rng: random.Random) -> BankI
     return BankItem.model_validate({**data, "text_sha256": text_sha256_of(probe)})
 
 
+def _variant(raw: dict[str, Any], variant: int) -> dict[str, Any]:
+    """``raw`` as its ``variant``-th copy (0: itself): a new id and a marked prompt."""
+    if not variant:
+        return raw
+    prompt = raw["prompt"]
+    suffix = f" (variant {variant})"
+    if isinstance(prompt, str):
+        prompt = prompt + suffix
+    else:
+        prompt = [*prompt[:-1], {**prompt[-1], "content": prompt[-1]["content"] + suffix}]
+    return {**raw, "id": f"{raw['id']}-r{variant}", "prompt": prompt}
+
+
 def _scaled_raw(
     public: list[dict[str, Any]], held: list[dict[str, Any]], total: int
 ) -> list[tuple[dict[str, Any], bool]]:
-    pool = [(r, False) for r in public] + [(r, True) for r in held]
+    """``total`` items, held out in the example's proportion (spread evenly), each pool
+    used in order and copied as variants once it runs out."""
     out: list[tuple[dict[str, Any], bool]] = []
+    used = {False: 0, True: 0}
     for n in range(total):
-        raw, is_held = pool[n % len(pool)]
-        if n >= len(pool):
-            variant = n // len(pool)
-            prompt = raw["prompt"]
-            suffix = f" (variant {variant})"
-            if isinstance(prompt, str):
-                prompt = prompt + suffix
-            else:
-                prompt = [*prompt[:-1], {**prompt[-1], "content": prompt[-1]["content"] + suffix}]
-            raw = {**raw, "id": f"{raw['id']}-r{variant}", "prompt": prompt}
+        is_held = (n + 1) * len(held) // (len(public) + len(held)) > used[True]
+        pool = held if is_held else public
+        k = used[is_held]
+        used[is_held] += 1
+        raw = _variant(pool[k % len(pool)], k // len(pool))
         out.append(({**raw, "added_in": "v1", "status": "validated"}, is_held))
     return out
 

@@ -5,7 +5,8 @@ Inspect AI or lm-evaluation-harness reader) into ``bundles/<volume>/<slug>/``: t
 verdicts, panel votes and qualification lines, and ``bundle.json`` with the SHA-256 and
 size of each. Held-out responses go to the private store with keyed commitments in the
 draws. Every problem of every row is collected first; nothing is written unless all rows
-are valid, and an existing bundle (or private response file) is refused, never replaced.
+are valid, an existing bundle (or private response file) is refused, never replaced, and
+the bundles of one import are written all or none (``generator.importing.seal``).
 """
 
 from __future__ import annotations
@@ -18,13 +19,13 @@ from typing import Any, NamedTuple
 
 from pydantic import ValidationError
 
-from generator import commitments
+from generator import commitments, journal
 from generator.errors import InputError
 from generator.importing import draws as rowlines
 from generator.importing.inputs import BundleInputs, CandidateRun
 from generator.importing.labels import LabelMap
 from generator.importing.rows import RecordRow
-from generator.importing.seal import Build, bundle_files, qualification_problems, seal
+from generator.importing.seal import Build, Sealed, qualification_problems, seal_all, sealed
 from generator.models import Volume
 from generator.sampling import Eligible, panel_sample
 from generator.store.bank import Bank, load_bank, load_private_items, require
@@ -277,6 +278,8 @@ def _start(
             None,
             "bundle-exists",
             f"held-out responses of {api} are already in the private store",
+            "if the bundle does not exist, an import was killed before moving it into "
+            "place: remove this file, then import again",
         )
         ok = False
     if run is None:
@@ -328,7 +331,8 @@ def write_bundles(
     inputs_shown: str = "manifest inputs",
     bounds: Bounds | None = None,
 ) -> BundlesResult:
-    """Write a sealed bundle for every candidate of ``volume`` that ``rows`` name.
+    """Write a sealed bundle for every candidate of ``volume`` that ``rows`` name: all of
+    them or none. An interrupted publish or import is rolled back first (as publish does).
 
     Args:
         layout: The publication root and its private store.
@@ -346,9 +350,11 @@ def write_bundles(
     Raises:
         InputError: The volume or bank cannot be read, a row or the inputs are invalid,
             or a bundle already exists; nothing is written.
+        CommitError: An OS error stopped the move into place; no bundle was left.
     """
     bounds = bounds or Bounds()
     located = _located(rows)
+    journal.recover(layout.root)  # as publish does: an interrupted move is rolled back first
     vol, bank = read_inputs(layout, volume, bounds)
     problems = Problems()
     for message in qualification_problems(vol, manifest_inputs, inputs_shown):
@@ -356,10 +362,10 @@ def write_bundles(
     secret = commitments.load_secret(layout) if bank.heldout else None
     ctx = _Context(labels or LabelMap(), secret, inputs_shown)
     builds = _collect(located, vol, bank, manifest_inputs, ctx, layout, problems)
-    sealed: list[tuple[Build, dict[str, bytes]]] = []
+    ready: list[Sealed] = []
     for build in builds if not problems else []:
         try:
-            sealed.append((build, bundle_files(build, vol, manifest_inputs)))
+            ready.append(sealed(build, vol, manifest_inputs))
         except ValidationError as exc:
             problems.add(
                 layout.rel(layout.bundle_dir(volume, build.slug)),
@@ -369,6 +375,5 @@ def write_bundles(
             )
     if problems:
         raise InputError(f"cannot import into {volume}; nothing was written:", problems.items)
-    for build, files in sealed:
-        seal(layout, volume, build, files)
-    return _result(layout, vol, [b for b, _ in sealed])
+    seal_all(layout, volume, ready)
+    return _result(layout, vol, builds)
