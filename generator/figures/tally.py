@@ -6,8 +6,9 @@ or — when the grader refused — the panel majority (a tie or an all-refusing 
 it undecided). With ``panel-majority`` or ``adjudication`` every judged (Tier 1) draw is
 decided by that set alone. Tier 0 draws are always the mechanical check's; lost draws
 never count. Rubric items (``scoring.rubric_groups``) count toward no failure rate: they
-are scored, not passed or failed (``generator.figures.rubric``). The grader's pass or fail is what the pre-registered rule derives from its
-label (the preflight gate re-derives every one), so the rates follow from the labels.
+are scored, not passed or failed (``generator.figures.rubric``). The grader's pass or
+fail is what the pre-registered rule derives from its label (the preflight gate
+re-derives every one), so the rates follow from the labels.
 """
 
 from __future__ import annotations

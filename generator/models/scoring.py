@@ -92,8 +92,7 @@ class RubricGroup(Part):
                 raise ValueError(f"{name} listed twice: {', '.join(twice)}")
         if self.core_weight + self.depth_weight != 1:
             raise ValueError(
-                f"core_weight {self.core_weight} and depth_weight {self.depth_weight} "
-                "must sum to 1"
+                f"core_weight {self.core_weight} and depth_weight {self.depth_weight} must sum to 1"
             )
         return self
 

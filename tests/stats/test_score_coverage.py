@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from generator.stats.scores import ItemScores, dispersion, score_intervals
 from generator.stats.intervals import narrow_interval, wide_interval
+from generator.stats.scores import ItemScores, dispersion, score_intervals
 from tests.stats.simulate_scores import SCORE_SCENARIOS, score_coverage
 
 REPETITIONS = 1000
