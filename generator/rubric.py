@@ -18,7 +18,7 @@ count toward no score, as they count toward no failure rate.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import NamedTuple
@@ -133,8 +133,3 @@ def rubric_items(volume: Volume, items: Iterable[ItemMeta]) -> frozenset[str]:
     if not scoring.rubric_groups:
         return frozenset()
     return frozenset(rubric_members(scoring, items))
-
-
-def mean(values: Sequence[float]) -> float:
-    """Arithmetic mean of a non-empty sequence."""
-    return sum(values) / len(values)
