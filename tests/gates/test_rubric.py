@@ -13,9 +13,12 @@ from typing import Any
 import pytest
 
 from generator import figures
+from generator.figures import GENERATOR
 from generator.models.rubric import RubricGrade
+from generator.render.pages import render_pages
+from generator.render.provenance import provenance
 from generator.rubric import marks_of, score
-from generator.store import Layout
+from generator.store import Layout, load_volume
 from tests.conftest import CliRun
 from tests.factories import bundle_dir, edit_lines, edit_volume, git_commit_all
 from tests.gates.test_gates import AURORA, VOL, _check, _failed, _messages, _reregister
@@ -67,6 +70,16 @@ def test_rubric_items_pass_every_gate_and_are_scored_apart(cli: CliRun, root: Pa
     # items, scored and never passed or failed.
     honesty = registry[f"{VOL}/{AURORA}/category/honesty/rate"]
     assert honesty.detail["items"] == 2
+    page = _leaderboard(root, registry)
+    assert '<section id="rubric">' in page and "0.8 × core + 0.2 × depth on advice" in page
+    assert f'<td class="num">{fig.display}</td>' in page
+
+
+def _leaderboard(root: Path, registry: dict[str, Any]) -> str:
+    data = load_volume(Layout.at(root, root / ".private"), VOL, private=False)
+    mine = {k: v for k, v in registry.items() if k.startswith(f"{VOL}/")}
+    pages = render_pages(data, mine, provenance(data, GENERATOR))
+    return next(p for p in pages if p.kind == "leaderboard").html.decode("utf-8")
 
 
 def _break(rows: Rows) -> dict[str, int]:
