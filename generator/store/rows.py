@@ -114,8 +114,17 @@ def restore(
             tuple.__new__(draw_type, (r[0], new_key(r[1:4]), tuple(r[4]), *r[5:]))
             for r in data["draws"]
         ]
+        # Rubric grades (the last field) are rare: no call for the rows without them.
         verdicts: list[Any] = [
-            tuple.__new__(verdict_type, (r[0], new_key(r[1:4]), *r[4:10], marks_from_json(r[10])))
+            tuple.__new__(
+                verdict_type,
+                (
+                    r[0],
+                    new_key(r[1:4]),
+                    *r[4:10],
+                    None if r[10] is None else marks_from_json(r[10]),
+                ),
+            )
             for r in data["verdicts"]
         ]
         panel: list[Any] = [
