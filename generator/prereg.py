@@ -44,9 +44,7 @@ def jury_json(jury: Jury) -> dict[str, Any]:
 def scoring_json(scoring: Scoring) -> dict[str, Any]:
     """The scoring as hashed: ``rubric_groups`` (with every weight, defaults included)
     only when declared, so a volume registered before rubrics keeps its hash."""
-    doc: dict[str, Any] = scoring.model_dump(mode="json")
-    if not doc["rubric_groups"]:
-        del doc["rubric_groups"]
+    doc: dict[str, Any] = scoring.model_dump(mode="json")  # drops empty rubric_groups
     return doc
 
 

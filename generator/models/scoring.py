@@ -5,9 +5,15 @@ fail from a label per item group, and the rater set the published rates come fro
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, StringConstraints, model_validator
+from pydantic import (
+    Field,
+    SerializerFunctionWrapHandler,
+    StringConstraints,
+    model_serializer,
+    model_validator,
+)
 
 from generator.models.base import ItemId, Name, Part, Slug
 
@@ -151,6 +157,14 @@ class Scoring(Part):
                 "scoring.reference is adjudication"
             )
         return self
+
+    @model_serializer(mode="wrap")
+    def _without_empty_rubric_groups(self, handler: SerializerFunctionWrapHandler) -> Any:
+        # A volume without rubric items is written as before rubrics existed (same bytes).
+        data = handler(self)
+        if not self.rubric_groups and isinstance(data, dict):
+            data.pop("rubric_groups", None)
+        return data
 
     def label_set(self) -> tuple[str, ...]:
         """The declared labels, or the default ``pass``/``fail``."""
