@@ -41,6 +41,13 @@ def jury_json(jury: Jury) -> dict[str, Any]:
     return doc
 
 
+def scoring_json(scoring: Scoring) -> dict[str, Any]:
+    """The scoring as hashed: ``rubric_groups`` (with every weight, defaults included)
+    only when declared, so a volume registered before rubrics keeps its hash."""
+    doc: dict[str, Any] = scoring.model_dump(mode="json")  # drops empty rubric_groups
+    return doc
+
+
 def preregistration_sha256(
     protocol: Protocol,
     thresholds: Thresholds,
@@ -50,7 +57,8 @@ def preregistration_sha256(
 ) -> str:
     """SHA-256 of the canonical JSON of ``{"jury", "protocol", "thresholds"}``, with
     ``"conditions"`` (each candidate's own, by slug) when any candidate declares some and
-    ``"scoring"`` (label set, label rules, reference rater set) when one is declared."""
+    ``"scoring"`` (label set, label rules, reference rater set, rubric groups with their
+    weights) when one is declared."""
     doc: dict[str, Any] = {
         "jury": jury_json(jury),
         "protocol": protocol.model_dump(mode="json"),
@@ -59,7 +67,7 @@ def preregistration_sha256(
     if conditions:
         doc["conditions"] = {slug: dict(c) for slug, c in conditions.items()}
     if scoring is not None:  # a volume without scoring keeps the hash it was registered with
-        doc["scoring"] = scoring.model_dump(mode="json")
+        doc["scoring"] = scoring_json(scoring)
     return sha256_text(dumps_line(doc))
 
 

@@ -53,8 +53,8 @@ def instance_records(ctx: RunContext) -> Iterator[dict[str, Any]]:
         item = ctx.items.get(verdict.key.item)
         outcome = decide.outcome(verdict)
         draw = draws.get(verdict.key)
-        if item is None or outcome is None or draw is None:
-            continue  # held out, or not counted in the rates
+        if item is None or outcome is None or draw is None or item.rubric is not None:
+            continue  # held out, or not counted in the rates (rubric items never are)
         how = f"reference rater set: {reference}" if decide.by_reference(verdict) else None
         yield _record(ctx, item, draw, verdict.verdict, outcome, how)
 

@@ -22,6 +22,7 @@ from generator.figures.builder import (
 )
 from generator.figures.context import FigureContext
 from generator.figures.jury import jury_figures, leniency_figure
+from generator.figures.rubric import rubric_figures
 from generator.figures.tally import Tally
 from generator.models.figures import Param, Source
 from generator.models.volume import CandidateRef
@@ -300,6 +301,7 @@ class VolumeFigures:
     def compute(self) -> FigureSet:
         """Every figure of the volume, in a fixed order."""
         core = self.candidates()
+        rubric_figures(self.ctx)
         rank_figures(self.ctx, core)
         jury_figures(self.ctx)
         bank_health_figures(self.ctx)

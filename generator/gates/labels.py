@@ -21,6 +21,7 @@ from pydantic import ValidationError
 from generator.gates.base import Findings, GateContext
 from generator.gates.locate import line_of
 from generator.models.scoring import Scoring
+from generator.rubric import rubric_members
 from generator.scoring import (
     VERDICT_OF,
     VOTE_OF,
@@ -81,8 +82,10 @@ def check_groups(ctx: GateContext, out: Findings) -> None:
 
 
 def _coverage(ctx: GateContext, out: Findings, scoring: Scoring) -> None:
-    """Every Tier 1 item is scored by exactly one group's rule."""
-    judged_items = [m for m in ctx.items.values() if m.tier == 1]
+    """Every Tier 1 item is scored by exactly one group's rule (rubric items by their
+    rubric group instead)."""
+    rubric = rubric_members(scoring, ctx.items.values())
+    judged_items = [m for m in ctx.items.values() if m.tier == 1 and m.id not in rubric]
     members = group_members(scoring, judged_items)
     line = line_of(ctx.layout.volume_file(ctx.data.volume.id), ["scoring", "groups"])
     twice = [f"{i} ({', '.join(g)})" for i, g in sorted(members.items()) if len(g) > 1]
@@ -150,18 +153,25 @@ def _label_problem(
     return None
 
 
-def check_labels(ctx: GateContext, bundle: BundleData, rules: LabelRules, out: Findings) -> None:
-    """Every judged verdict's and every vote's label against the rule of its item's group."""
+def check_labels(
+    ctx: GateContext,
+    bundle: BundleData,
+    rules: LabelRules,
+    out: Findings,
+    rubric_items: frozenset[str] = frozenset(),
+) -> None:
+    """Every judged verdict's and every vote's label against the rule of its item's group
+    (rubric items, scored by their rubric and voted pass/fail on safety, have no labels)."""
     path = ctx.shown(bundle, "verdicts.jsonl")
     for v in bundle.verdicts:
-        if v.key.item not in ctx.items or not judged(v):
+        if v.key.item not in ctx.items or not judged(v) or v.key.item in rubric_items:
             continue
         found = _label_problem(rules, v.key.item, v.label, v.verdict, "verdict")
         if found is not None:
             out.add(found[0], path, v.line, f"{_draw(v.key)}: {found[1]}", found[2])
     path = ctx.shown(bundle, "panel.jsonl")
     for p in bundle.panel:
-        if p.key.item not in ctx.items:
+        if p.key.item not in ctx.items or p.key.item in rubric_items:
             continue
         found = _label_problem(rules, p.key.item, p.label, p.vote, "vote")
         if found is not None:
