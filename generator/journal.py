@@ -69,16 +69,15 @@ class Recovery:
 
     def summary(self) -> str:
         """One line for people."""
+        restored = counted(self.restored, "file")
         what = {
             "none": "nothing to recover",
             "prepared": "discarded an interrupted publish that had not changed anything",
-            "applying": "rolled back an interrupted publish "
-            f"({counted(self.restored, 'file')} restored)",
+            "applying": f"rolled back an interrupted publish ({restored} restored)",
             "committed": "finished the clean-up of a publish that had completed",
         }[self.state]
-        return what + (
-            f"; removed {counted(self.leftovers, 'stale folder')}" if self.leftovers else ""
-        )
+        stale = counted(self.leftovers, "stale folder")
+        return what + (f"; removed {stale}" if self.leftovers else "")
 
 
 def _create(path: Path) -> BinaryIO:
