@@ -178,3 +178,19 @@ def test_a_volume_without_scoring_still_maps_through_the_options(plain_root: Pat
     assert result.exit_code == 0, result.output
     verdicts = _lines(plain_root, "verdicts.jsonl")
     assert [(v["verdict"], "label" in v) for v in verdicts] == [("pass", False), ("fail", False)]
+
+
+def test_a_human_grader_needs_no_endpoint_either(root: Path) -> None:
+    """Every seat human: the grader too (no family, no endpoint, no model at all)."""
+    edit_volume(root, lambda doc: doc["jury"].update(grader={"kind": "human", "id": "ann-0"}))
+    path = root.parent / "records.csv"
+    path.write_text(ROWS.replace("label:grader-1", "label:ann-0"), "utf-8")
+    inputs = manifest(root.parent / "manifest.yaml", ["m-1"], [])
+    result = run(root, "import", "records", "vol-001", str(path), "--manifest", str(inputs))
+    assert result.exit_code == 0, result.output
+    jury = json.loads((root / "bundles/vol-001/m-1/bundle.json").read_text("utf-8"))["jury"]
+    assert (jury["grader"], jury["endpoints"]) == ({"kind": "human", "id": "ann-0"}, {})
+    verdicts = {v["item"]: v for v in _lines(root, "verdicts.jsonl")}
+    assert (verdicts["q-1"]["grader"], verdicts["q-1"]["label"]) == ("ann-0", "full_compliance")
+    for gate in ("preflight", "recusal", "judge-conflict", "agreement"):
+        assert run(root, "gate", gate, "vol-001").exit_code == 0, gate
