@@ -17,6 +17,7 @@ and ``tests/render`` covers them.
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -292,3 +293,15 @@ def test_every_page_says_whose_labels_the_rates_are(published: dict[str, Any]) -
         html = page.read_text("utf-8")
         assert seat in html, page
         assert f"Qualification not run: {NOT_RUN}." in html, page
+
+
+def test_once_published_missing_figures_fail_the_publishing_gate(
+    published: dict[str, Any], tmp_path: Path
+) -> None:
+    """Only a volume never published may have its figures pending."""
+    root = shutil.copytree(published["root"], tmp_path / "root", symlinks=True)
+    (root / "figures" / "figures.json").unlink()
+    git_commit_all(root, "figures removed")
+    result = run(root, "gate", "publishing", VOL)
+    assert result.exit_code == 1, result.output
+    assert "figures/figures.json" in result.output and "pending" not in result.output
