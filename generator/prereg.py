@@ -6,13 +6,13 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, ValidationInfo, field_validator
 
 from generator.canonical import dumps_line, write_text
 from generator.errors import InputError
 from generator.hashing import sha256_text
 from generator.models.base import Slug
-from generator.models.scoring import Scoring
+from generator.models.scoring import Scoring, require_adjudication_seat
 from generator.models.volume import Conditions, Jury, Protocol, Thresholds, Volume
 from generator.store.jsonl import Bounds, Problems, load_document
 from generator.store.paths import Layout
@@ -128,6 +128,16 @@ class _Registered(BaseModel):
     jury: Jury
     candidates: list[_Conditioned] | None = None
     scoring: Scoring | None = None
+
+    @field_validator("scoring")
+    @classmethod
+    def _reference_seat(cls, scoring: Scoring | None, info: ValidationInfo) -> Scoring | None:
+        jury = info.data.get("jury")  # absent when the jury itself is invalid (reported)
+        return (
+            scoring
+            if jury is None
+            else require_adjudication_seat(scoring, jury.adjudication is not None)
+        )
 
 
 _SHA_LINE = re.compile(

@@ -18,6 +18,7 @@ from generator.figures.tally import decider
 from generator.hashing import sha256_bytes
 from generator.models.bank import BankItem
 from generator.models.records import Draw
+from generator.scoring import adjudication_seat
 from generator.store.jsonl import Bounds, Problems, iter_jsonl
 from generator.store.rowtypes import DrawKey, record_key
 
@@ -48,7 +49,10 @@ def instance_records(ctx: RunContext) -> Iterator[dict[str, Any]]:
     """The instance records of ``ctx``'s candidate, in verdict order."""
     draws = _draws(ctx)
     decide = decider(ctx.bundle, ctx.data.volume)  # the rule the rates count by
-    reference = ctx.data.volume.scoring_or_default().reference
+    reference: str = ctx.data.volume.scoring_or_default().reference
+    seat = adjudication_seat(ctx.data.volume)
+    if reference == "adjudication" and seat:
+        reference = f"adjudication by {seat[0]}"
     for verdict in ctx.bundle.verdicts:
         item = ctx.items.get(verdict.key.item)
         outcome = decide.outcome(verdict)

@@ -179,17 +179,21 @@ def check_labels(
 
 
 def check_reference_fraction(ctx: GateContext, out: Findings) -> None:
-    """A panel-majority reference needs the panel to re-grade every judged draw."""
+    """A panel-majority or adjudication reference needs the panel to re-grade every
+    judged draw (an adjudication settles the panel seats' labels, so it decides only the
+    draws they re-grade)."""
     volume = ctx.data.volume
     fraction = volume.thresholds.panel_sample_fraction
-    if volume.scoring_or_default().reference == "panel-majority" and fraction < 1:
+    reference = volume.scoring_or_default().reference
+    if reference != "grader" and fraction < 1:
+        who = "the panel majority" if reference == "panel-majority" else "the adjudication seat"
         out.add(
             "reference-fraction",
             ctx.volume_file,
             line_of(ctx.layout.volume_file(volume.id), ["scoring", "reference"]),
-            f"scoring.reference is panel-majority but thresholds.panel_sample_fraction is "
-            f"{fraction}: the panel majority can decide only the draws the panel re-grades",
-            "pre-register panel_sample_fraction: 1 with the panel as the reference, or "
+            f"scoring.reference is {reference} but thresholds.panel_sample_fraction is "
+            f"{fraction}: {who} can decide only the draws the panel re-grades",
+            f"pre-register panel_sample_fraction: 1 with {who} as the reference, or "
             "scoring.reference: grader",
         )
 
@@ -207,10 +211,11 @@ def check_reference(ctx: GateContext, bundle: BundleData, out: Findings) -> None
     keys = [v.key for v in bundle.verdicts if v.key.item in ctx.items and judged(v)]
     missing = [_draw(k) for k in keys if not counts[k]]
     path = ctx.shown(bundle, "panel.jsonl")
+    seat = ", ".join(seats)
     whose = (
         "panel votes"
         if scoring.reference == "panel-majority"
-        else f"label from the adjudication seat {scoring.adjudication}"
+        else f"label from the adjudication seat {seat}"
     )
     if missing:
         out.add(
@@ -228,7 +233,7 @@ def check_reference(ctx: GateContext, bundle: BundleData, out: Findings) -> None
             "reference-duplicate",
             path,
             None,
-            f"the adjudication seat {scoring.adjudication} labels {len(twice)} draw(s) more "
+            f"the adjudication seat {seat} labels {len(twice)} draw(s) more "
             f"than once: {_listed(twice)}",
             "one adjudicated label per draw",
         )

@@ -58,7 +58,7 @@ def _qualification(build: Build, volume: Volume, inputs: BundleInputs) -> list[d
     declared = volume.jury.required
     expected = {p.id: p.expected for p in declared.probes} if declared else {}
     families = {j.key: j.family for j in volume.jury.members()}
-    seated = {build.seats.grader, *build.seats.panel}
+    seated = {build.seats.grader, *build.seats.voters()}
     return [
         {
             "judge": q.judge,
@@ -99,8 +99,12 @@ def bundle_files(build: Build, volume: Volume, inputs: BundleInputs) -> dict[str
     }
     ref = next(c for c in volume.candidates if c.api == build.api)
     members = {j.key: j.model_dump(mode="json", exclude_none=True) for j in volume.jury.members()}
-    seated = [build.seats.grader, *build.seats.panel]
+    seats = build.seats
+    seated = [seats.grader, *seats.voters()]
     humans = {j.key for j in volume.jury.members() if j.family is None}
+    adjudication = [
+        {"rater": members[key], "adjudicates": list(seats.adjudicates)} for key in seats.adjudicator
+    ]
     manifest = BundleManifest.model_validate(
         {
             "volume": volume.id,
@@ -116,8 +120,9 @@ def bundle_files(build: Build, volume: Volume, inputs: BundleInputs) -> dict[str
             "bank_version": volume.bank_version,
             "runner": inputs.runner,
             "jury": {
-                "grader": members[build.seats.grader],
-                "panel": [members[key] for key in build.seats.panel],
+                "grader": members[seats.grader],
+                "panel": [members[key] for key in seats.panel],
+                "adjudication": adjudication[0] if adjudication else None,
                 "recusals": build.run.recusals,
                 # Humans are reached through no endpoint.
                 "endpoints": {k: inputs.jury_endpoints[k] for k in seated if k not in humans},

@@ -15,7 +15,7 @@ from pydantic import (
     model_validator,
 )
 
-from generator.models.base import ItemId, Name, Part, Slug
+from generator.models.base import ItemId, Part, Slug
 
 Label = Annotated[
     str, StringConstraints(pattern=r"^[A-Za-z0-9](?:[A-Za-z0-9_.-]{0,62}[A-Za-z0-9])?$")
@@ -119,10 +119,8 @@ class Scoring(Part):
     """Whose decisions the published rates count: ``grader`` (the Tier 1 grader; the
     panel majority decides the draws it refused), ``panel-majority`` (the majority of the
     independent panel votes on every judged draw) or ``adjudication`` (the labels of the
-    seat named in ``adjudication``). Tier 0 draws are always decided by their check."""
-    adjudication: Name | None = None
-    """Name (API string or rater id) of the adjudication seat whose labels are the
-    reference; required exactly when ``reference`` is ``adjudication``."""
+    jury's adjudication seat, ``jury.adjudication``, which the volume must then declare).
+    Tier 0 draws are always decided by their check."""
     rubric_groups: list[RubricGroup] = Field(default=[], max_length=100)
     """Items scored by their rubric, with each group's profile (weights). Every item
     that carries a rubric is in exactly one, and in no label group."""
@@ -151,11 +149,6 @@ class Scoring(Part):
         rubric_ids = [g.id for g in self.rubric_groups]
         if len(set(rubric_ids)) != len(rubric_ids):
             raise ValueError(f"rubric group ids repeat: {', '.join(sorted(rubric_ids))}")
-        if (self.reference == "adjudication") != (self.adjudication is not None):
-            raise ValueError(
-                "scoring.adjudication names the adjudication seat exactly when "
-                "scoring.reference is adjudication"
-            )
         return self
 
     @model_serializer(mode="wrap")
@@ -169,3 +162,19 @@ class Scoring(Part):
     def label_set(self) -> tuple[str, ...]:
         """The declared labels, or the default ``pass``/``fail``."""
         return tuple(self.labels) if self.labels is not None else DEFAULT_LABELS
+
+
+def require_adjudication_seat(scoring: Scoring | None, seated: bool) -> Scoring | None:
+    """``scoring`` as given, unless its reference is the adjudication seat and the jury
+    ``seated`` none (``jury.adjudication`` absent).
+
+    Raises:
+        ValueError: ``reference: adjudication`` without a ``jury.adjudication``.
+    """
+    if scoring is not None and scoring.reference == "adjudication" and not seated:
+        raise ValueError(
+            "reference is adjudication, but the jury declares no adjudication seat: declare "
+            "jury.adjudication (its rater and the panel seats it adjudicates), or choose "
+            "reference grader or panel-majority"
+        )
+    return scoring
