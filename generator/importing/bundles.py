@@ -335,8 +335,7 @@ def write_bundles(
         inputs_shown: The manifest inputs' file, as messages name it.
         bounds: Reader bounds.
 
-    Returns:
-        What was written.
+    Returns: What was written.
 
     Raises:
         InputError: The volume or bank cannot be read, a row or the inputs are invalid,
