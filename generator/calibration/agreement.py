@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from generator.models.calibration import ACCEPT, CRITERION_LABELS, CalibrationRecord
-from generator.stats.kappa import ErrorRates, Kappa, cohen_kappa, error_rates
 from generator.stats.errors import StatsError
+from generator.stats.kappa import ErrorRates, Kappa, cohen_kappa, error_rates
 
 Grades = Mapping[str, str]
 """One unit's labels by rater key."""
@@ -88,9 +88,7 @@ def consensus(grades: Grades, humans: Sequence[str]) -> str | None:
     return ranked[0][0]
 
 
-def _pair(
-    units: Sequence[Grades], a: str, b: str, labels: Sequence[str], level: float
-) -> Pair:
+def _pair(units: Sequence[Grades], a: str, b: str, labels: Sequence[str], level: float) -> Pair:
     both = [u for u in units if a in u and b in u]
     if not both:
         return Pair(a, b, None)
