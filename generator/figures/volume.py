@@ -20,6 +20,7 @@ from generator.figures.builder import (
     rate_display,
     rate_interval,
 )
+from generator.figures.calibration import STATUS_KEY, calibration_figures
 from generator.figures.context import FigureContext
 from generator.figures.jury import jury_figures, leniency_figure
 from generator.figures.tally import Tally
@@ -43,6 +44,8 @@ class _RateJob:
     wide: bool
     sources: list[Source]
     core_of: str | None
+    judged: bool = False
+    """Whether a judged (Tier 1) item counts toward the rate: it carries the judge status."""
 
 
 @dataclass(frozen=True)
@@ -73,6 +76,8 @@ class VolumeFigures:
         self.sources_for = self.ctx.sources_for
         self._rates: list[_RateJob] = []
         self._splits: list[_SplitJob] = []
+        self.judge_status = ""
+        """``judge-calibrated`` or ``judge-unvalidated`` (set by ``compute``)."""
 
     # -- rates ---------------------------------------------------------------------------
 
@@ -94,7 +99,8 @@ class VolumeFigures:
         use = mask & (n_all > 0)
         if not use.any():
             return
-        job = _RateJob(fid, label, k_all[use], n_all[use], wide, sources, core_of)
+        judged = bool((use & self.tally.select(tier=1)).any())
+        job = _RateJob(fid, label, k_all[use], n_all[use], wide, sources, core_of, judged)
         self._rates.append(job)
 
     def _register_rates(self, core_rates: dict[str, tuple[float, float, float]]) -> None:
@@ -116,6 +122,8 @@ class VolumeFigures:
                 "draws": int(job.n.sum()),
                 "failed": int(job.k.sum()),
             }
+            if job.judged:
+                detail[STATUS_KEY] = self.judge_status
             if i in wide:
                 intervals["wide"] = rate_interval(wide[i])
             elif job.wide:  # said only where a wide interval was wanted but cannot be given
@@ -299,6 +307,7 @@ class VolumeFigures:
 
     def compute(self) -> FigureSet:
         """Every figure of the volume, in a fixed order."""
+        self.judge_status = calibration_figures(self.ctx)
         core = self.candidates()
         rank_figures(self.ctx, core)
         jury_figures(self.ctx)
