@@ -81,9 +81,10 @@ def _dec(x: float | None) -> str:
     return "" if x is None else to_decimal_str(x, KAPPA_PLACES)
 
 
-def _share(ctx: FigureContext, fid: str, label: str, s: Share, src: list[Source]) -> None:
+def _share(ctx: FigureContext, fid: str, label: str, s: Share, src: list[Source]) -> bool:
+    """Register the share; False when it has no units (the figure is then absent)."""
     if s.value is None or s.lo is None or s.hi is None:
-        return
+        return False
     iv = StatsInterval(estimate=s.value, lo=s.lo, hi=s.hi, method=s.method, confidence=ctx.level)
     ctx.reg.add(
         fid,
@@ -97,24 +98,34 @@ def _share(ctx: FigureContext, fid: str, label: str, s: Share, src: list[Source]
         intervals={"ci": interval(iv, RATE_PLACES, f"{rate_display(s.lo)}–{rate_display(s.hi)}")},
         detail={"errors": s.k, "units": s.n},
     )
+    return True
 
 
 def _criterion(
-    ctx: FigureContext, c: CriterionAgreement, cal: Calibration, src: list[Source]
+    ctx: FigureContext,
+    c: CriterionAgreement,
+    cal: Calibration,
+    src: list[Source],
+    absent: list[str],
 ) -> list[str]:
-    """One criterion type's figures; returns the ids of its κ figures."""
+    """One criterion type's figures; returns the ids of its κ figures and adds the ids of
+    error rates without units (no consensus the other way) to ``absent``."""
     ids: list[str] = []
     base = f"{ctx.vid}/calibration/{c.criterion}"
     for j in c.judges:
         p = f"{base}/{slugify(j.judge)}"
         what = f"{j.judge} on {c.criterion} units"
-        _kappa(
-            ctx, f"{p}/kappa", f"Cohen's κ of {what} against the human consensus", c, j, cal, src
-        )
+        label = f"Cohen's κ of {what} against the human consensus"
+        _kappa(ctx, f"{p}/kappa", label, c, j, cal, src)
         if f"{p}/kappa" in ctx.reg.figures:
             ids.append(f"{p}/kappa")
-        _share(ctx, f"{p}/false_accept", f"False-accept rate of {what}", j.errors.false_accept, src)
-        _share(ctx, f"{p}/false_reject", f"False-reject rate of {what}", j.errors.false_reject, src)
+        for name, rate in (
+            ("false_accept", j.errors.false_accept),
+            ("false_reject", j.errors.false_reject),
+        ):
+            words = name.replace("_", "-").capitalize()
+            if not _share(ctx, f"{p}/{name}", f"{words} rate of {what}", rate, src):
+                absent.append(f"{p}/{name}")
     return ids
 
 
@@ -122,7 +133,8 @@ def calibration_figures(ctx: FigureContext) -> str:
     """Register the calibration figures; return the status every judged number carries."""
     cal = calibrate(ctx.data)
     src = calibration_sources(ctx, cal)
-    ids = [fid for c in cal.results for fid in _criterion(ctx, c, cal, src)]
+    absent: list[str] = []
+    ids = [fid for c in cal.results for fid in _criterion(ctx, c, cal, src, absent)]
     status = cal.label
     draws = {(r.candidate, r.item, r.half, r.draw) for _, r in cal.records}
     statement = (
@@ -138,6 +150,6 @@ def calibration_figures(ctx: FigureContext) -> str:
         "Draws in the judge calibration set, graded independently by humans",
         len(draws),
         src,
-        detail={"status": status, "statement": statement, "figures": ids},
+        detail={"status": status, "statement": statement, "figures": ids, "absent": absent},
     )
     return status
