@@ -3,7 +3,7 @@
 from generator.models.bank import BankItem, BankManifest, HeldOutEntry
 from generator.models.base import SCHEMA_VERSION, Record, slugify, version_slug
 from generator.models.bundle import BundleManifest
-from generator.models.calibration import CalibrationRecord
+from generator.models.calibration import CalibrationRecord, CorpusEntry
 from generator.models.disclosure import Disclosure
 from generator.models.figures import FiguresRegistry
 from generator.models.records import Draw, PanelVote, PrivateResponse, Qualification, Verdict
@@ -32,6 +32,7 @@ FORMATS: dict[str, type[Record]] = {
     "private-response": PrivateResponse,
     "disclosure": Disclosure,
     "calibration-record": CalibrationRecord,
+    "calibration-corpus-entry": CorpusEntry,
 }
 
 __all__ = [
@@ -41,6 +42,7 @@ __all__ = [
     "BankManifest",
     "BundleManifest",
     "CalibrationRecord",
+    "CorpusEntry",
     "Disclosure",
     "DownloadRegistry",
     "Draw",

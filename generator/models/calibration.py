@@ -149,3 +149,49 @@ class CalibrationRecord(Record):
     def unit(self) -> tuple[str, str, str, int, str, str]:
         """The unit's identity: draw key, criterion type and line."""
         return (self.candidate, self.item, self.half, self.draw, self.criterion, self.line or "")
+
+
+class CorpusEntry(Record):
+    """One unit of the public calibration corpus (``downloads/calibration/<volume>_
+    calibration_corpus.jsonl``): a public item's question, answer, human and judge grades;
+    a held-out item by its ids only (its text and grades are never in it)."""
+
+    schema_version: int = Field(default=1, ge=1)
+    """Version of this file format. Readers refuse versions newer than they know."""
+    volume: Annotated[str, Field(pattern=r"^vol-[0-9]{3}$")]
+    """The volume."""
+    candidate: Slug
+    """The candidate's bundle slug."""
+    item: ItemId
+    """Item id."""
+    category: Slug
+    """The item's category."""
+    half: Annotated[str, Field(pattern=r"^[A-Z]$")]
+    """Half of the draw."""
+    draw: int = Field(ge=1, le=100)
+    """Draw index within the half."""
+    criterion: CriterionType
+    """What the unit grades."""
+    line: Slug | None = None
+    """The rubric line's id (rubric units only)."""
+    held_out: bool
+    """True: a held-out item, listed by id only (every field below is absent)."""
+    prompt: str | None = None
+    """The question as one text (chat messages one per line); public items only."""
+    pass_criterion: str | None = None
+    """The item's written pass criterion; public items only."""
+    response: str | None = None
+    """The candidate's answer; public items only (absent when the draw has none)."""
+    human_grades: dict[str, GradeLabel] = {}
+    """Each human's grade, by rater id; public items only."""
+    judge_grades: dict[str, GradeLabel] = {}
+    """Each calibrated judge's grade, by rater key; public items only."""
+
+    @model_validator(mode="after")
+    def _ids_only_when_held_out(self) -> CorpusEntry:
+        shown = (self.prompt, self.pass_criterion, self.response)
+        if self.held_out and (
+            any(x is not None for x in shown) or self.human_grades or self.judge_grades
+        ):
+            raise ValueError("a held-out unit is listed by its ids only")
+        return self

@@ -121,6 +121,13 @@ def downloads_page(pub: Publication, files: list[Download]) -> str:
             "`fingerprints.json` holds every frozen file ever published.",
             "registries",
         ),
+        (
+            "Judge calibration corpus",
+            "Each calibrated volume's calibration set: per graded unit, the public item's "
+            "question, the candidate's answer, every human's grade and every calibrated "
+            "judge's grade. Held-out items appear by id only.",
+            "calibration",
+        ),
         ("JSON Schemas", "The schema of every file format.", "schemas"),
         (
             "Public bundles",
