@@ -52,9 +52,12 @@ class Calibration:
 
     @property
     def label(self) -> str:
-        """``judge-calibrated`` when declared and accepted, else ``judge-unvalidated``."""
-        ok = self.declared is not None and not self.problems and self.decision is not None
-        return VALIDATED if ok and not self.decision.refused else UNVALIDATED  # type: ignore[union-attr]
+        """``judge-calibrated`` when declared, read cleanly and every judge accepted; else
+        ``judge-unvalidated``."""
+        decision = self.decision
+        if self.declared is None or self.problems or decision is None or decision.refused:
+            return UNVALIDATED
+        return VALIDATED
 
 
 def calibrated_judges(data: VolumeData) -> tuple[str, ...]:
@@ -108,6 +111,21 @@ def _recorded_verdicts(
     return out
 
 
+def _seated(data: VolumeData) -> list[Issue]:
+    """Every calibrated judge is a member of the volume's jury."""
+    members = {m.key for m in data.volume.jury.members()}
+    return [
+        Issue(
+            "calibration-judge",
+            None,
+            f"calibration.judges names {judge}, who is not on the volume's jury",
+            "calibrate the grader, panel judges or reserves the volume seats",
+        )
+        for judge in calibrated_judges(data)
+        if judge not in members
+    ]
+
+
 def calibrate(data: VolumeData, bounds: Bounds | None = None) -> Calibration:
     """Read and check the calibration set of ``data`` (nothing when none is declared)."""
     decl = data.volume.calibration
@@ -127,7 +145,9 @@ def calibrate(data: VolumeData, bounds: Bounds | None = None) -> Calibration:
         )
         return Calibration(decl, shown, problems=tuple(problems.items))
     records = list(iter_jsonl(path, CalibrationRecord, shown, problems, bounds or Bounds()))
-    issues = check_design(records, frame(data), decl) + _recorded_verdicts(data, records)
+    # A judge off the jury first: it explains every line's findings that follow.
+    issues = _seated(data) + check_design(records, frame(data), decl)
+    issues += _recorded_verdicts(data, records)
     for issue in issues:
         problems.add(shown, issue.line, issue.rule, issue.message, issue.fix)
     judges = calibrated_judges(data)
