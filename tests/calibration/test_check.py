@@ -73,7 +73,7 @@ def test_humans_are_declared_as_humans() -> None:
     from generator.models.calibration import CalibrationSet
 
     model = {"kind": "model", "api": "acme/x", "family": "acme"}
-    with pytest.raises(ValidationError, match="humans.0.kind"):
+    with pytest.raises(ValidationError, match=r"humans\.0\.kind"):
         CalibrationSet.model_validate({"humans": [model, HUMANS[1]]})
     with pytest.raises(ValidationError, match="at least 2 items"):
         CalibrationSet.model_validate({"humans": [HUMANS[0]]})
