@@ -47,3 +47,20 @@ def test_a_calibration_set_registers_its_figures_with_sources(root: Path) -> Non
         assert share.kind == "share" and share.detail["units"] > 0
     core = [f for k, f in found.items() if k.endswith("/core_rate")]
     assert all(f.detail["judge"] == "judge-calibrated" for f in core)
+
+
+def test_the_site_results_page_says_judge_unvalidated(root: Path) -> None:
+    from generator.site.published import PublishedVolume
+    from generator.site.results import _statements
+    from generator.store import load_volume
+
+    volume = load_volume(Layout.at(root, root / ".private"), VOL1).volume
+    found = _figures(root)
+    said = "\n".join(_statements(PublishedVolume(volume, found, {})))
+    assert '!!! warning "Judge-unvalidated"' in said
+    assert "Every judged number of this volume is judge-unvalidated: no calibration set" in said
+    calibration_set(root)
+    calibrated = _figures(root)
+    assert "Judge-unvalidated" not in "\n".join(
+        _statements(PublishedVolume(volume, calibrated, {}))
+    )
