@@ -61,6 +61,8 @@ class _SplitJob:
         npt.NDArray[np.int64],
     ]
     sources: list[Source]
+    judged: bool = False
+    """Whether a judged (Tier 1) item counts toward it: it carries the judge status."""
 
 
 class VolumeFigures:
@@ -285,7 +287,9 @@ class VolumeFigures:
             return
         sides = (t.k_half[a][use], t.n_half[a][use], t.k_half[b][use], t.n_half[b][use])
         label = f"Half {a} minus half {b} full-bank failure rate of {name}"
-        self._splits.append(_SplitJob(f"{p}/split_half/difference", label, sides, src))
+        judged = bool((use & self.tally.select(tier=1)).any())
+        job = _SplitJob(f"{p}/split_half/difference", label, sides, src, judged)
+        self._splits.append(job)
 
     def _register_splits(self) -> None:
         """Intervals of every queued split-half difference, batched, then their entries."""
@@ -302,7 +306,10 @@ class VolumeFigures:
                 method="difference of item-mean fail fractions, paired by item",
                 sources=job.sources,
                 intervals={"narrow": difference_interval(iv)},
-                detail={"items": len(job.sides[0])},
+                detail={
+                    "items": len(job.sides[0]),
+                    **({STATUS_KEY: self.judge_status} if job.judged else {}),
+                },
             )
 
     def compute(self) -> FigureSet:

@@ -30,6 +30,8 @@ def test_without_a_calibration_set_every_judged_rate_is_judge_unvalidated(root: 
     tier0 = [f for k, f in rates.items() if k.endswith("/tier0_rate")]
     assert tier0 and all("judge" not in f.detail for f in tier0)
     assert not [k for k in found if "/calibration/pass-fail/" in k]
+    splits = [f for k, f in found.items() if k.endswith("/split_half/difference")]
+    assert splits and all(f.detail["judge"] == "judge-unvalidated" for f in splits)
 
 
 def test_a_calibration_set_registers_its_figures_with_sources(root: Path) -> None:
