@@ -29,10 +29,10 @@ def calibration_sources(ctx: FigureContext, cal: Calibration) -> list[Source]:
     """The volume's files, every bundle's verdicts and the calibration records."""
     bundles = [ctx.data.bundles[c.slug] for c in ctx.data.volume.candidates]
     sources = ctx.sources_for(*bundles)
-    if cal.path:
-        sources = ctx.cache.sources(
-            [ctx.data.layout.root / s.path for s in sources] + [ctx.data.layout.root / cal.path]
-        )
+    records = ctx.data.layout.root / cal.path if cal.path else None
+    if records is not None and records.is_file() and not records.is_symlink():
+        # A missing or unsafe records file is the agreement gate's finding, not a source.
+        sources = ctx.cache.sources([ctx.data.layout.root / s.path for s in sources] + [records])
     return sources
 
 
