@@ -81,33 +81,47 @@ def frame(data: VolumeData) -> Frame:
     return Frame(judged, slugs, draws, calibrated_judges(data))
 
 
+def _recorded_grades(data: VolumeData) -> dict[tuple[str, str, str, int, str], tuple[str, str]]:
+    """Each calibrated judge's pass/fail grades in the bundles (its verdicts as grader,
+    its votes as panel judge), with the file that records them, by draw and judge."""
+    judges = set(calibrated_judges(data))
+    given: dict[tuple[str, str, str, int, str], tuple[str, str]] = {}
+    for slug, bundle in data.bundles.items():
+        for v in bundle.verdicts:
+            if v.grader in judges and v.verdict in ("pass", "fail"):
+                given[(slug, *v.key, v.grader)] = (v.verdict, "verdicts.jsonl")
+        for p in bundle.panel:
+            if p.judge in judges and p.vote in ("pass", "fail"):
+                given.setdefault((slug, *p.key, p.judge), (p.vote, "panel.jsonl"))
+    return given
+
+
 def _recorded_verdicts(
     data: VolumeData, records: list[tuple[int, CalibrationRecord]]
 ) -> list[Issue]:
-    """A calibrated judge's grade of a pass/fail unit is the verdict it gave in the bundle."""
+    """A calibrated judge's grade of a pass/fail unit is the grade it recorded in the
+    bundle: a grade the bundle does not record, or records otherwise, is refused (the
+    judge is calibrated on the grades the published numbers use)."""
     out: list[Issue] = []
     judges = set(calibrated_judges(data))
-    given = {
-        (slug, v.key.item, v.key.half, v.key.draw, v.grader): v.verdict
-        for slug, bundle in data.bundles.items()
-        for v in bundle.verdicts
-        if v.grader in judges and v.verdict in ("pass", "fail")
-    }
+    given = _recorded_grades(data)
     for line, r in records:
-        if r.criterion != "pass-fail":
+        if r.criterion != "pass-fail" or r.candidate not in data.bundles:
             continue
-        for g in r.grades:
-            verdict = given.get((r.candidate, r.item, r.half, r.draw, g.rater))
-            if verdict is not None and verdict != g.label:
-                out.append(
-                    Issue(
-                        "calibration-judge-grade",
-                        line,
-                        f"{g.rater} graded {r.item} {r.half}{r.draw} {g.label} here but its "
-                        f"verdict in {r.candidate}/verdicts.jsonl is {verdict}",
-                        "the judge's calibration grades are its recorded verdicts",
-                    )
+        for g in (g for g in r.grades if g.rater in judges):
+            recorded = given.get((r.candidate, r.item, r.half, r.draw, g.rater))
+            where = f"{r.item} {r.half}{r.draw}"
+            if recorded is None:
+                message = f"{g.rater} has no recorded grade of {r.candidate} {where}"
+            elif recorded[0] != g.label:
+                message = (
+                    f"{g.rater} graded {where} {g.label} here but its grade in "
+                    f"{r.candidate}/{recorded[1]} is {recorded[0]}"
                 )
+            else:
+                continue
+            fix = "the judge's calibration grades are the grades it recorded in the bundles"
+            out.append(Issue("calibration-judge-grade", line, message, fix))
     return out
 
 

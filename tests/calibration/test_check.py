@@ -79,3 +79,18 @@ def test_humans_are_declared_as_humans() -> None:
         CalibrationSet.model_validate({"humans": [HUMANS[0]]})
     with pytest.raises(ValidationError, match="cannot also be a calibrated judge"):
         CalibrationSet.model_validate({"humans": HUMANS, "judges": ["rater-a"]})
+
+
+def test_a_judge_grade_the_bundle_does_not_record_is_refused(root: Path) -> None:
+    # The grader is recused for kestrel-chat-3 (a reserve graded it): a calibration grade
+    # by the grader of one of its draws is a grade the published numbers never used.
+    units = calibration_set(root)
+    recused = "demo-kestrel-kestrel-chat-3"
+    assert recused not in {u["candidate"] for u in units}
+    extra = {**units[0], "candidate": recused, "half": "A", "draw": 1}
+    write_units(root, [*units, extra])
+    found = _shown(_calibrate(root))
+    assert found == [
+        f"{CAL}:{len(units) + 1}: demo-kestrel/kestrel-grader-2 has no recorded grade of "
+        f"{recused} {extra['item']} A1 [calibration-judge-grade]"
+    ]
