@@ -54,6 +54,7 @@ from generator.models.bank import BankItem, PatternCheck
 from generator.models.records import PrivateResponse
 from generator.store.jsonl import Bounds, Problems, iter_jsonl
 from generator.store.paths import SITE, SITE_SRC, TOOL_DIRS
+from generator.words import counted
 
 NAME = "holdout"
 SKIP_DIRS = TOOL_DIRS
@@ -303,7 +304,7 @@ def leak_scan(ctx: GateContext) -> tuple[list[Problem], list[str], list[cache.En
 
     unscannable = summary if summary is not None else len(index().unscannable)
     if unscannable:
-        notes.append(f"{unscannable} held-out text(s) too short to scan for leaks")
+        notes.append(f"{counted(unscannable, 'held-out text')} too short to scan for leaks")
     refused: list[Unscannable] = []
     found = scan_paths(
         index,
