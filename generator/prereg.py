@@ -12,6 +12,7 @@ from generator.canonical import dumps_line, write_text
 from generator.errors import InputError
 from generator.hashing import sha256_text
 from generator.models.base import Slug
+from generator.models.calibration import CalibrationSet
 from generator.models.scoring import Scoring, require_adjudication_seat
 from generator.models.volume import Conditions, Jury, Protocol, Thresholds, Volume
 from generator.store.jsonl import Bounds, Problems, load_document
@@ -54,11 +55,13 @@ def preregistration_sha256(
     jury: Jury,
     conditions: Mapping[str, Mapping[str, object]] | None = None,
     scoring: Scoring | None = None,
+    calibration: CalibrationSet | None = None,
 ) -> str:
     """SHA-256 of the canonical JSON of ``{"jury", "protocol", "thresholds"}``, with
     ``"conditions"`` (each candidate's own, by slug) when any candidate declares some and
     ``"scoring"`` (label set, label rules, reference rater set, rubric groups with their
-    weights) when one is declared."""
+    weights) and ``"calibration"`` (the calibration set's humans, design and acceptance
+    rule) when declared."""
     doc: dict[str, Any] = {
         "jury": jury_json(jury),
         "protocol": protocol.model_dump(mode="json"),
@@ -68,19 +71,22 @@ def preregistration_sha256(
         doc["conditions"] = {slug: dict(c) for slug, c in conditions.items()}
     if scoring is not None:  # a volume without scoring keeps the hash it was registered with
         doc["scoring"] = scoring_json(scoring)
+    if calibration is not None:  # likewise a volume without a calibration set
+        doc["calibration"] = calibration.model_dump(mode="json")
     return sha256_text(dumps_line(doc))
 
 
 def volume_preregistration_sha256(volume: Volume) -> str:
     """The hash ``volume.preregistration.sha256`` must carry: every pre-registered section
     (protocol, thresholds, jury with its qualification policy, per-candidate conditions,
-    scoring)."""
+    scoring, calibration)."""
     return preregistration_sha256(
         volume.protocol,
         volume.thresholds,
         volume.jury,
         volume.declared_conditions(),
         volume.scoring,
+        volume.calibration,
     )
 
 
@@ -105,7 +111,7 @@ def volume_preregistration(layout: Layout, volume: str, bounds: Bounds | None = 
         if c.conditions is not None and c.api is not None
     }
     return preregistration_sha256(
-        parts.protocol, parts.thresholds, parts.jury, conditions, parts.scoring
+        parts.protocol, parts.thresholds, parts.jury, conditions, parts.scoring, parts.calibration
     )
 
 
@@ -128,6 +134,7 @@ class _Registered(BaseModel):
     jury: Jury
     candidates: list[_Conditioned] | None = None
     scoring: Scoring | None = None
+    calibration: CalibrationSet | None = None
 
     @field_validator("scoring")
     @classmethod

@@ -20,6 +20,7 @@ from generator.figures.builder import (
     rate_display,
     rate_interval,
 )
+from generator.figures.calibration import STATUS_KEY, calibration_figures
 from generator.figures.context import FigureContext
 from generator.figures.jury import jury_figures, leniency_figure
 from generator.figures.rubric import rubric_figures
@@ -44,6 +45,8 @@ class _RateJob:
     wide: bool
     sources: list[Source]
     core_of: str | None
+    judged: bool = False
+    """Whether a judged (Tier 1) item counts toward the rate: it carries the judge status."""
 
 
 @dataclass(frozen=True)
@@ -59,6 +62,8 @@ class _SplitJob:
         npt.NDArray[np.int64],
     ]
     sources: list[Source]
+    judged: bool = False
+    """Whether a judged (Tier 1) item counts toward it: it carries the judge status."""
 
 
 class VolumeFigures:
@@ -76,6 +81,8 @@ class VolumeFigures:
         self._splits: list[_SplitJob] = []
         self._absent: list[str] = []
         """Rates with no item to average over (e.g. Tier 0 of a bank without Tier 0 items)."""
+        self.judge_status = ""
+        """``judge-calibrated`` or ``judge-unvalidated`` (set by ``compute``)."""
 
     # -- rates ---------------------------------------------------------------------------
 
@@ -98,7 +105,8 @@ class VolumeFigures:
         if not use.any():
             self._absent.append(fid)
             return
-        job = _RateJob(fid, label, k_all[use], n_all[use], wide, sources, core_of)
+        judged = bool((use & self.tally.select(tier=1)).any())
+        job = _RateJob(fid, label, k_all[use], n_all[use], wide, sources, core_of, judged)
         self._rates.append(job)
 
     def _register_rates(self, core_rates: dict[str, tuple[float, float, float]]) -> None:
@@ -120,6 +128,8 @@ class VolumeFigures:
                 "draws": int(job.n.sum()),
                 "failed": int(job.k.sum()),
             }
+            if job.judged:
+                detail[STATUS_KEY] = self.judge_status
             if i in wide:
                 intervals["wide"] = rate_interval(wide[i])
             elif job.wide:  # said only where a wide interval was wanted but cannot be given
@@ -302,7 +312,9 @@ class VolumeFigures:
             return
         sides = (t.k_half[a][use], t.n_half[a][use], t.k_half[b][use], t.n_half[b][use])
         label = f"Half {a} minus half {b} full-bank failure rate of {name}"
-        self._splits.append(_SplitJob(f"{p}/split_half/difference", label, sides, src))
+        judged = bool((use & self.tally.select(tier=1)).any())
+        job = _SplitJob(f"{p}/split_half/difference", label, sides, src, judged)
+        self._splits.append(job)
 
     def _register_splits(self) -> None:
         """Intervals of every queued split-half difference, batched, then their entries."""
@@ -319,11 +331,15 @@ class VolumeFigures:
                 method="difference of item-mean fail fractions, paired by item",
                 sources=job.sources,
                 intervals={"narrow": difference_interval(iv)},
-                detail={"items": len(job.sides[0])},
+                detail={
+                    "items": len(job.sides[0]),
+                    **({STATUS_KEY: self.judge_status} if job.judged else {}),
+                },
             )
 
     def compute(self) -> FigureSet:
         """Every figure of the volume, in a fixed order."""
+        self.judge_status = calibration_figures(self.ctx)
         core = self.candidates()
         rubric_figures(self.ctx)
         rank_figures(self.ctx, core)

@@ -9,7 +9,10 @@ adjudication seat when the volume declares one. Across the volume, Gwet's AC1 am
 independent seats only (irrCAC) must reach the pre-registered floor; below it the grading
 is not reliable enough to publish. An adjudicated label is derived from the seats it
 adjudicates, so counting it as a rater would inflate agreement. When the reference rater set
-is not the grader, it rated every judged draw (``generator.gates.labels``).
+is not the grader, it rated every judged draw (``generator.gates.labels``). A declared
+calibration set must meet its pre-registered rule against the humans
+(``generator.calibration``); without one the gate passes and says every judged number is
+judge-unvalidated.
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, replace
 from functools import partial
 
+from generator.calibration import report
+from generator.calibration.check import calibrate
 from generator.gates import labels
 from generator.gates.base import Findings, GateContext, GateResult
 from generator.panel import categories, rated_draws, reproduce_sample
@@ -225,4 +230,7 @@ def check(ctx: GateContext) -> GateResult:
         _stratum_coverage(out, path, sample, votes, category)
         independent = labels.independent_only(ctx, bundle)
         ratings.extend(r.votes for r in rated_draws(ctx.data, independent))
-    return out.result(notes=_ac1_floor(ctx, out, ratings))
+    notes = _ac1_floor(ctx, out, ratings)
+    calibration = calibrate(ctx.data)
+    out.extend(report.findings(calibration, ctx.volume_file))
+    return out.result(notes=[*notes, *report.notes(calibration)])

@@ -3,6 +3,7 @@
 from generator.models.bank import BankItem, BankManifest, HeldOutEntry
 from generator.models.base import SCHEMA_VERSION, Record, slugify, version_slug
 from generator.models.bundle import BundleManifest
+from generator.models.calibration import CalibrationRecord, CorpusEntry
 from generator.models.disclosure import Disclosure
 from generator.models.figures import FiguresRegistry
 from generator.models.records import Draw, PanelVote, PrivateResponse, Qualification, Verdict
@@ -30,6 +31,8 @@ FORMATS: dict[str, type[Record]] = {
     "trust-policy": TrustPolicy,
     "private-response": PrivateResponse,
     "disclosure": Disclosure,
+    "calibration-record": CalibrationRecord,
+    "calibration-corpus-entry": CorpusEntry,
 }
 
 __all__ = [
@@ -38,6 +41,8 @@ __all__ = [
     "BankItem",
     "BankManifest",
     "BundleManifest",
+    "CalibrationRecord",
+    "CorpusEntry",
     "Disclosure",
     "DownloadRegistry",
     "Draw",

@@ -9,6 +9,7 @@ from typing import Annotated, ClassVar, Literal
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from generator.models.base import Name, Part, Record, Sha256, Slug, VersionId, slugify
+from generator.models.calibration import CalibrationSet
 from generator.models.raters import (
     Judge,
     Jury,
@@ -148,8 +149,8 @@ class Preregistration(Part):
 
     sha256: Sha256
     """SHA-256 of the canonical JSON of ``{"jury", "protocol", "thresholds"}``, plus
-    ``"conditions"`` when a candidate declares its own and ``"scoring"`` when the volume
-    declares it (``generator.prereg``)."""
+    ``"conditions"`` when a candidate declares its own, ``"scoring"`` and ``"calibration"``
+    when the volume declares them (``generator.prereg``)."""
     registered: dt.date
     """Day the hash was fixed; must precede every run."""
 
@@ -192,6 +193,9 @@ class Volume(Record):
     scoring: Scoring | None = None
     """Label set, label rules per item group and the reference rater set (pre-registered
     with the protocol). Absent: labels are ``pass``/``fail``, the grader is the reference."""
+    calibration: CalibrationSet | None = None
+    """The judge calibration set: humans, sample design and acceptance rule (pre-registered;
+    records in ``calibration.jsonl``). Absent: every judged number is judge-unvalidated."""
     preregistration: Preregistration
     """Hash binding protocol, thresholds, jury and scoring before the results."""
     candidates: list[CandidateRef] = Field(min_length=1)

@@ -3,7 +3,8 @@
 Holds one public bank JSONL per bank version (exactly its public items, never changing
 once published), copies of ``figures.json`` and ``fingerprints.json``, the JSON Schemas
 of every file format, every published volume's public bundles (``volume.yaml`` and each
-candidate's records: held-out responses appear there only as keyed commitments) and ``SHA256SUMS``
+candidate's records: held-out responses appear there only as keyed commitments), each
+calibrated volume's calibration corpus (held-out items by id only) and ``SHA256SUMS``
 in ``sha256sum`` format over all of them — including files other steps put there (publish's
 public key), which are listed but otherwise left alone. The site manifest, written after the
 site is built and covering this folder, is the one file SHA256SUMS does not list. Every copy
@@ -34,7 +35,7 @@ OWN = {SUMS_FILE, "index.md", "changelog.md"}
 SEALED_AFTER = {MANIFEST_FILE}
 """Written after the site is built and covering everything here (SHA256SUMS included), so
 listed by no SHA256SUMS and no downloads page."""
-OWN_DIRS = ("bank/", "bundles/", "schemas/")
+OWN_DIRS = ("bank/", "bundles/", "calibration/", "schemas/")
 """Sub-folders that hold only planned downloads (anything else there is stale)."""
 
 
@@ -102,9 +103,23 @@ def plan(pub: Publication, bank: Bank) -> list[Download]:
             Download(release.download_name(f"{BUNDLES}/{rel}"), path.read_bytes(), "bundles")
             for rel, path in _bundle_files(root, pv.id)
         ]
+    files += _calibration_corpora(pub)
     files += _others(pub.layout.downloads_dir, {f.name for f in files})
     files.append(Download(SUMS_FILE, sha256sums(files), "sums"))
     return files
+
+
+def _calibration_corpora(pub: Publication) -> list[Download]:
+    """Each published volume's calibration corpus, when it declares a calibration set."""
+    from generator.calibration.corpus import corpus_name, volume_corpus  # reads the volume
+
+    out = []
+    for pv in pub.volumes:
+        if pv.volume.calibration is not None:
+            data = volume_corpus(pub.layout, pv.id)
+            if data is not None:
+                out.append(Download(corpus_name(pv.id), data, "calibration"))
+    return out
 
 
 def _others(folder: Path, planned: set[str]) -> list[Download]:

@@ -95,41 +95,52 @@ def _download_rows(files: list[Download], group: str) -> list[list[str]]:
     ]
 
 
+_SECTIONS = [
+    (
+        "Public bank",
+        "One file per bank version, each holding exactly the public items of that "
+        "version, one JSON object a line. Held-out items are never published; a file "
+        "never changes once published. Licence: CC BY 4.0. History: "
+        f"{link('bank changelog', 'changelog.md')}.",
+        "bank",
+    ),
+    (
+        "Bank sources",
+        "The bank folder exactly as the figures cite it (manifest, public items, "
+        "held-out index with ids, metadata and keyed text commitments only), so every figure "
+        "recomputes from these downloads with `probepress verify`. These grow with "
+        "each bank version.",
+        "sources",
+    ),
+    (
+        "Registries",
+        "`figures.json` holds every published number with the SHA-256 of its sources; "
+        "`fingerprints.json` holds every frozen file ever published.",
+        "registries",
+    ),
+    (
+        "Judge calibration corpus",
+        "Each calibrated volume's calibration set: per graded unit, the public item's "
+        "question, the candidate's answer, every human's grade and every calibrated "
+        "judge's grade. Held-out items appear by id only.",
+        "calibration",
+    ),
+    ("JSON Schemas", "The schema of every file format.", "schemas"),
+    (
+        "Public bundles",
+        "Each published volume's `volume.yaml` and scan bundles: the raw public "
+        "records every number is computed from. Held-out prompts and responses are "
+        "not in them (held-out responses appear only as SHA-256).",
+        "bundles",
+    ),
+]
+"""Sections of the downloads page: title, introduction, download group."""
+
+
 def downloads_page(pub: Publication, files: list[Download]) -> str:
     """``downloads/index.md``: every download with its size and SHA-256."""
     header = ["File", "Size", "SHA-256"]
-    sections = [
-        (
-            "Public bank",
-            "One file per bank version, each holding exactly the public items of that "
-            "version, one JSON object a line. Held-out items are never published; a file "
-            "never changes once published. Licence: CC BY 4.0. History: "
-            f"{link('bank changelog', 'changelog.md')}.",
-            "bank",
-        ),
-        (
-            "Bank sources",
-            "The bank folder exactly as the figures cite it (manifest, public items, "
-            "held-out index with ids, metadata and keyed text commitments only), so every figure "
-            "recomputes from these downloads with `probepress verify`. These grow with "
-            "each bank version.",
-            "sources",
-        ),
-        (
-            "Registries",
-            "`figures.json` holds every published number with the SHA-256 of its sources; "
-            "`fingerprints.json` holds every frozen file ever published.",
-            "registries",
-        ),
-        ("JSON Schemas", "The schema of every file format.", "schemas"),
-        (
-            "Public bundles",
-            "Each published volume's `volume.yaml` and scan bundles: the raw public "
-            "records every number is computed from. Held-out prompts and responses are "
-            "not in them (held-out responses appear only as SHA-256).",
-            "bundles",
-        ),
-    ]
+    sections = _SECTIONS
     blocks = [
         f"## {title}\n\n{intro}\n\n" + table(header, _download_rows(files, group), "lrl")
         for title, intro, group in sections

@@ -216,8 +216,8 @@ def _heading(pv: PublishedVolume) -> list[str]:
 
 
 def _statements(pv: PublishedVolume) -> list[str]:
-    """What every page of the volume states: qualification not run (and why); a bank
-    with no held-out items."""
+    """What every page of the volume states: qualification not run (and why); judged
+    numbers judge-unvalidated (and why); a bank with no held-out items."""
     out = []
     not_run = pv.volume.jury.not_run
     if not_run is not None:
@@ -226,6 +226,16 @@ def _statements(pv: PublishedVolume) -> list[str]:
                 "note",
                 "Qualification not run",
                 f"No grader or judge was qualified on probe cases: {text(not_run.reason)}",
+            )
+        )
+    calibration = pv.figure("calibration/draws")
+    if calibration is not None and calibration.detail.get("status") == "judge-unvalidated":
+        out.append(
+            admonition(
+                "warning",
+                "Judge-unvalidated",
+                "Every judged number of this volume is judge-unvalidated: "
+                f"{text(str(calibration.detail['statement']))}.",
             )
         )
     items = pv.figure("bank/items")
