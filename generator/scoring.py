@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from generator.models.bank import ItemMeta
+from generator.models.raters import HumanRater
 from generator.models.scoring import DEFAULT_LABELS, Scoring
 from generator.models.volume import Volume
 from generator.store.rowtypes import BundleData, DrawKey, PanelRow, VerdictRow
@@ -181,3 +182,16 @@ def reference_statement(volume: Volume) -> str:
 def leniency_note(volume: Volume) -> str:
     """What leniency means beside the reference (empty for the grader reference)."""
     return LENIENCY_WORDS[volume.scoring_or_default().reference]
+
+
+def reference_is_human(volume: Volume) -> bool:
+    """Whether only humans decide the judged draws the published rates count: a human
+    grader (``grader``), a panel of humans only (``panel-majority``) or a human adjudication
+    seat (``adjudication``). No model judge's calibration then stands behind a rate."""
+    reference = volume.scoring_or_default().reference
+    jury = volume.jury
+    if reference == "adjudication":
+        return jury.adjudication is not None and isinstance(jury.adjudication.rater, HumanRater)
+    if reference == "panel-majority":
+        return all(isinstance(r, HumanRater) for r in jury.panel)
+    return isinstance(jury.grader, HumanRater)

@@ -16,6 +16,7 @@ from generator.figures.builder import RATE_PLACES, interval, rate_display
 from generator.figures.context import FigureContext
 from generator.models.base import slugify
 from generator.models.figures import Source
+from generator.scoring import reference_is_human
 from generator.stats import Interval as StatsInterval
 from generator.stats import to_decimal_str
 from generator.stats.kappa import Share
@@ -23,6 +24,13 @@ from generator.stats.kappa import Share
 KAPPA_PLACES = 4
 STATUS_KEY = "judge"
 """The ``detail`` key of every judged number that carries the calibration status."""
+HUMAN_REFERENCE = "human-reference"
+"""The status when only humans decide the judged draws the rates count
+(``generator.scoring.reference_is_human``): no judged number then carries a judge status."""
+HUMAN_REFERENCE_WHY = (
+    "the published rates come from human raters (the volume's reference rater set), so no "
+    "model judge decides them"
+)
 
 
 def calibration_sources(ctx: FigureContext, cal: Calibration) -> list[Source]:
@@ -135,10 +143,12 @@ def calibration_figures(ctx: FigureContext) -> str:
     src = calibration_sources(ctx, cal)
     absent: list[str] = []
     ids = [fid for c in cal.results for fid in _criterion(ctx, c, cal, src, absent)]
-    status = cal.label
+    status = HUMAN_REFERENCE if reference_is_human(ctx.data.volume) else cal.label
     draws = {(r.candidate, r.item, r.half, r.draw) for _, r in cal.records}
     statement = (
-        UNVALIDATED_WHY
+        HUMAN_REFERENCE_WHY
+        if status == HUMAN_REFERENCE and cal.declared is None
+        else UNVALIDATED_WHY
         if cal.declared is None
         else f"{len(draws)} draws were graded independently by "
         f"{len(cal.declared.humans)} humans; the calibrated judges were "

@@ -20,7 +20,7 @@ from generator.figures.builder import (
     rate_display,
     rate_interval,
 )
-from generator.figures.calibration import STATUS_KEY, calibration_figures
+from generator.figures.calibration import HUMAN_REFERENCE, STATUS_KEY, calibration_figures
 from generator.figures.context import FigureContext
 from generator.figures.jury import jury_figures, leniency_figure
 from generator.figures.rubric import rubric_figures
@@ -128,7 +128,7 @@ class VolumeFigures:
                 "draws": int(job.n.sum()),
                 "failed": int(job.k.sum()),
             }
-            if job.judged:
+            if job.judged and self.judge_status != HUMAN_REFERENCE:
                 detail[STATUS_KEY] = self.judge_status
             if i in wide:
                 intervals["wide"] = rate_interval(wide[i])
@@ -333,7 +333,11 @@ class VolumeFigures:
                 intervals={"narrow": difference_interval(iv)},
                 detail={
                     "items": len(job.sides[0]),
-                    **({STATUS_KEY: self.judge_status} if job.judged else {}),
+                    **(
+                        {STATUS_KEY: self.judge_status}
+                        if job.judged and self.judge_status != HUMAN_REFERENCE
+                        else {}
+                    ),
                 },
             )
 

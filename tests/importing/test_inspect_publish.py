@@ -165,7 +165,7 @@ def _failed_from_the_log() -> dict[str, list[bool]]:
 
 
 def test_one_command_imports_the_log_as_a_sealed_bundle(steps: Run) -> None:
-    assert "vol-001: wrote 1 bundle(s), 10 draws, 18 panel votes" in steps.imported.output
+    assert "vol-001: wrote 1 bundle, 10 draws, 18 panel votes" in steps.imported.output
     bundle = steps.root / "bundles" / "vol-001" / SLUG
     assert sorted(p.name for p in bundle.iterdir()) == [
         "bundle.json",

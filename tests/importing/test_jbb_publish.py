@@ -212,6 +212,10 @@ def test_every_rate_is_the_human_majoritys_failure_share(
         assert (float(wide["lo"]), float(wide["hi"])) == pytest.approx(
             (centre - half, centre + half), abs=1e-4
         ), fid
+    # Humans decide every rate, so no rate is labelled judge-unvalidated: no model judge's
+    # calibration stands behind it.
+    status = figures[f"{VOL}/calibration/draws"]["detail"]
+    assert status["status"] == "human-reference", status
     # Not the grader's: GPT-4 fails 119 responses.
     assert round(labels["gpt4_cf"].mean(), 4) != _value(figures, f"{P}/full_rate")
     assert figures[f"{VOL}/rates/absent"]["detail"]["absent"] == [f"{P}/tier0_rate"]

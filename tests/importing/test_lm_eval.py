@@ -272,7 +272,7 @@ def test_volume_and_manifest_write_the_sealed_bundle_in_one_command(tmp_path: Pa
         root, *args, "--manifest", str(inputs), "--pass-label", "1.0", "--fail-label", "0.0"
     )
     assert result.exit_code == 0, result.output
-    assert "vol-001: wrote 1 bundle(s), 4 draws, 3 panel votes" in result.output
+    assert "vol-001: wrote 1 bundle, 4 draws, 3 panel votes" in result.output
     bundle = root / "bundles" / "vol-001" / "acme-m-1"
     verdicts = [json.loads(x) for x in (bundle / "verdicts.jsonl").read_text().splitlines()]
     # none/exact_match is the grader; arith-002 (Tier 0) is decided by its check on "lol".
