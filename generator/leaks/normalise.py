@@ -123,13 +123,23 @@ _JAMO_SPANS = ((0x1100, 0x11FF), (0xA960, 0xA97F), (0xD7B0, 0xD7FF))
 """Conjoining Hangul jamo: NFKC composes them with the jamo before them."""
 
 
+_MARKS: set[str] = set()
+"""The combining marks (general category M) among ``_LOOKED_UP``."""
+_LOOKED_UP: set[str] = set()
+"""Every character ``_drop_marks`` has seen (each looked up once per process)."""
+
+
 def _drop_marks(text: str) -> str:
     """Delete combining marks (general category M). Most lines have none after NFKC, and
-    the set of a line's characters is cheap, so only the characters present are looked
-    up (a table of every mark would cost each process about 0.1 s to build)."""
-    category = unicodedata.category
-    present = [ord(c) for c in set(text) if category(c)[0] == "M"]
-    return text.translate(dict.fromkeys(present)) if present else text
+    set operations on a line's characters are cheap, so each character is looked up the
+    first time it is seen (a table of every mark would cost each process about 0.1 s)."""
+    present = set(text)
+    new = present - _LOOKED_UP
+    if new:
+        _MARKS.update(c for c in new if unicodedata.category(c)[0] == "M")
+        _LOOKED_UP.update(new)
+    marks = _MARKS.intersection(present)
+    return text.translate(dict.fromkeys(map(ord, marks))) if marks else text
 
 
 def _fold(text: str) -> str:
