@@ -21,6 +21,11 @@ The second block covers the protocol shapes with few draws (issue 14): 1, 2, 3 a
 draws an item and uneven counts that include single draws, on flat banks (every item at
 about 9% or 30%, where the single-draw bound is tight) and probe-like banks with the same
 means. Its baseline row is the narrow method without pooling single-draw items.
+
+The third block covers the mean-score intervals of rubric items (issue 15): bounded draw
+scores (0 on a must-not hit, else 0.8 x core + 0.2 x depth) on simulated rubric banks
+(``tests/stats/simulate_scores.py``). Its baseline row is the narrow method with the
+plain Bernoulli variance bound (no dispersion factor): valid, but far wider than needed.
 """
 
 from __future__ import annotations
@@ -48,6 +53,7 @@ from tests.stats.simulate import (
     rate_coverage,
     unpooled_score,
 )
+from tests.stats.simulate_scores import SCORE_SCENARIOS, score_coverage
 
 DESIGNS: tuple[Design, ...] = ("split-half", "drift", "two-candidates", "unpaired")
 KINDS: tuple[Kind, ...] = ("narrow", "wide")
@@ -114,6 +120,12 @@ def bootstrap(resamples: int, seed: int, style: str) -> RateMethod:
     return interval
 
 
+HEADER = (
+    f"{'scenario':<18} {'design':<15} {'kind':<7} {'method':<28} "
+    f"{'cover%':>6} {'below%':>6} {'above%':>6} {'width':>8} {'reps':>6}"
+)
+
+
 def row(result: Coverage, design: str | None = None) -> str:
     """One table line (``design`` overrides the label, e.g. to mark a baseline)."""
     share = 100.0 / result.repetitions
@@ -148,6 +160,18 @@ def shapes(repetitions: int, baseline_repetitions: int, seed: int) -> None:
         print(flush=True)
 
 
+def score_block(repetitions: int, baseline_repetitions: int, seed: int) -> None:
+    """Rows of the rubric mean-score intervals (issue 15), narrow and wide per scenario,
+    plus the Bernoulli-bound baseline (``score*``) for the narrow one."""
+    for number, scenario in enumerate(SCORE_SCENARIOS):
+        base = seed + 200_000 + 1000 * number
+        for kind in KINDS:
+            print(row(score_coverage(scenario, kind, repetitions, base)), flush=True)
+        result = score_coverage(scenario, "narrow", baseline_repetitions, base, dispersion=False)
+        print(row(result, design="score*"), flush=True)
+    print(flush=True)
+
+
 def main() -> None:
     """Print the coverage table."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -155,12 +179,23 @@ def main() -> None:
     parser.add_argument("--baseline-repetitions", type=int, default=1000)
     parser.add_argument("--resamples", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=20240611)
+    parser.add_argument(
+        "--scores",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="include the rubric mean-score block",
+    )
+    parser.add_argument(
+        "--only-scores", action="store_true", help="print only the rubric mean-score block"
+    )
     args = parser.parse_args()
     started = time.perf_counter()
-    print(
-        f"{'scenario':<18} {'design':<15} {'kind':<7} {'method':<28} "
-        f"{'cover%':>6} {'below%':>6} {'above%':>6} {'width':>8} {'reps':>6}"
-    )
+    if args.only_scores:
+        print(HEADER)
+        score_block(args.repetitions, args.baseline_repetitions, args.seed)
+        print("score* = rejected baseline (Bernoulli bound without dispersion).")
+        return
+    print(HEADER)
     for number, scenario in enumerate(SCENARIOS):
         seed = args.seed + 1000 * number
         for kind in KINDS:
@@ -184,6 +219,8 @@ def main() -> None:
             print(row(result, design="rate*"), flush=True)
         print(flush=True)
     shapes(args.repetitions, args.baseline_repetitions, args.seed)
+    if args.scores:
+        score_block(args.repetitions, args.baseline_repetitions, args.seed)
     for draws in (60, 150, 400):
         print(row(leniency_coverage(draws, (0.70, 0.08, 0.04, 0.18), args.repetitions, args.seed)))
     print("\nrate* = rejected baseline, shown for comparison.")

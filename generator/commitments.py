@@ -52,7 +52,7 @@ PROMPT_LABEL = "probepress/prompt/v1"
 CRITERION_LABEL = "probepress/criterion/v1"
 RESPONSE_LABEL = "probepress/response/v1"
 DEMO_LABEL = b"probepress/demo-secret/v1"
-TEXT_FIELDS = {"prompt", "pass_criterion", "check"}
+TEXT_FIELDS = {"prompt", "pass_criterion", "check", "rubric"}
 """An item's text, committed to as JSON the way files hold it (no null fields)."""
 COMMITTED = ("prompt_commitment", "criterion_commitment")
 """The fields of a held-out index entry that are commitments."""
@@ -146,9 +146,13 @@ def prompt_commitment(key: bytes, prompt: Any) -> str:
     return commit(key, PROMPT_LABEL, prompt)
 
 
-def criterion_commitment(key: bytes, pass_criterion: str, check: Any) -> str:
-    """Commitment to the pass criterion and the check (JSON, or None for Tier 1)."""
-    return commit(key, CRITERION_LABEL, {"check": check, "pass_criterion": pass_criterion})
+def criterion_commitment(key: bytes, pass_criterion: str, check: Any, rubric: Any = None) -> str:
+    """Commitment to the pass criterion and the check (JSON, or None for Tier 1), and the
+    rubric (JSON) when the item has one (an item without keeps its old commitment)."""
+    payload: dict[str, Any] = {"check": check, "pass_criterion": pass_criterion}
+    if rubric is not None:
+        payload["rubric"] = rubric
+    return commit(key, CRITERION_LABEL, payload)
 
 
 def response_commitment(
@@ -172,7 +176,7 @@ def item_commitments(key: bytes, item: BankItem) -> dict[str, str]:
     return {
         "prompt_commitment": prompt_commitment(key, data["prompt"]),
         "criterion_commitment": criterion_commitment(
-            key, data["pass_criterion"], data.get("check")
+            key, data["pass_criterion"], data.get("check"), data.get("rubric")
         ),
     }
 

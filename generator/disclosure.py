@@ -168,7 +168,7 @@ def _check_texts(
     found = {
         "prompt_commitment": commitments.prompt_commitment(key, dumped["prompt"]),
         "criterion_commitment": commitments.criterion_commitment(
-            key, dumped["pass_criterion"], dumped.get("check")
+            key, dumped["pass_criterion"], dumped.get("check"), dumped.get("rubric")
         ),
     }
     for name, value in found.items():

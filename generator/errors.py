@@ -8,6 +8,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from generator.words import counted
+
 
 def escape(text: str) -> str:
     """``text`` with every character a terminal or a reader might not show as itself
@@ -91,7 +93,7 @@ class ProbepressError(Exception):
         lines = [str(p) for p in self.problems[:limit]]
         hidden = len(self.problems) - limit
         if hidden > 0:
-            lines.append(f"... and {hidden} more problem(s)")
+            lines.append(f"... and {counted(hidden, 'more problem')}")
         head = escape(str(self))
         return "\n".join([head, *lines]) if head else "\n".join(lines)
 

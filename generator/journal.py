@@ -38,6 +38,7 @@ from generator import lock
 from generator.confine import DIR_MODE, FILE_MODE, checked
 from generator.errors import InputError, ProbepressError, Problem
 from generator.staging import Plan
+from generator.words import counted
 
 JOURNAL = ".probepress-journal"
 PLAN_FILE = "plan.json"
@@ -68,13 +69,15 @@ class Recovery:
 
     def summary(self) -> str:
         """One line for people."""
+        restored = counted(self.restored, "file")
         what = {
             "none": "nothing to recover",
             "prepared": "discarded an interrupted publish that had not changed anything",
-            "applying": f"rolled back an interrupted publish ({self.restored} file(s) restored)",
+            "applying": f"rolled back an interrupted publish ({restored} restored)",
             "committed": "finished the clean-up of a publish that had completed",
         }[self.state]
-        return what + (f"; removed {self.leftovers} stale folder(s)" if self.leftovers else "")
+        stale = counted(self.leftovers, "stale folder")
+        return what + (f"; removed {stale}" if self.leftovers else "")
 
 
 def _create(path: Path) -> BinaryIO:
@@ -182,7 +185,7 @@ def _record(root: Path, todo: Plan) -> dict[str, Any]:
     return {"entries": entries, "dirs": sorted(set(dirs), key=lambda d: (d.count("/"), d))}
 
 
-def _error(root: Path, exc: OSError, outcome: str) -> CommitError:
+def _error(root: Path, exc: OSError, outcome: str, action: str = "publish") -> CommitError:
     where = Path(exc.filename) if exc.filename else root
     try:
         shown = where.relative_to(root).as_posix().removesuffix(TMP_SUFFIX)
@@ -191,8 +194,8 @@ def _error(root: Path, exc: OSError, outcome: str) -> CommitError:
     code = errno.errorcode.get(exc.errno or 0, "EIO")
     reason = f"{exc.strerror or exc} [{code}]"
     return CommitError(
-        f"publish could not move the files into place: {shown}: {reason}; {outcome}",
-        [Problem(shown, None, "commit", reason, "make it writable, then publish again")],
+        f"{action} could not move the files into place: {shown}: {reason}; {outcome}",
+        [Problem(shown, None, "commit", reason, f"make it writable, then {action} again")],
     )
 
 
@@ -245,8 +248,10 @@ def _apply(root: Path, stage: Path, record: dict[str, Any], ops: FileOps) -> Non
     ops.fsync_dir(journal)
 
 
-def commit(root: Path, stage: Path, todo: Plan, ops: FileOps | None = None) -> None:
-    """Move the staged files of ``todo`` into ``root`` under the journal.
+def commit(
+    root: Path, stage: Path, todo: Plan, ops: FileOps | None = None, action: str = "publish"
+) -> None:
+    """Move the staged files of ``todo`` into ``root`` under the journal, for ``action``.
 
     Raises:
         UnsafePath: A path would go through a symlink or leave the root (nothing changed).
@@ -266,12 +271,12 @@ def commit(root: Path, stage: Path, todo: Plan, ops: FileOps | None = None) -> N
             with suppress(OSError):  # only journal files are left: recovery removes them
                 _retire(root, ops)
             if isinstance(exc, OSError):
-                raise _error(root, exc, "nothing was changed") from None
+                raise _error(root, exc, "nothing was changed", action) from None
             raise
         try:
             _apply(root, stage, record, ops)
         except ROLLBACK_ON as exc:
-            _undo_after_failure(root, record, ops, exc)
+            _undo_after_failure(root, record, ops, exc, action)
             raise
         # The publication stands; if this clean-up fails the next recovery finishes it.
         with suppress(OSError):
@@ -279,19 +284,16 @@ def commit(root: Path, stage: Path, todo: Plan, ops: FileOps | None = None) -> N
 
 
 def _undo_after_failure(
-    root: Path, record: dict[str, Any], ops: FileOps, exc: BaseException
+    root: Path, record: dict[str, Any], ops: FileOps, exc: BaseException, action: str
 ) -> None:
     try:
         _rollback(root, record, ops)
         _retire(root, ops)
     except OSError as second:
-        raise _error(
-            root,
-            second,
-            "and rolling back failed too: fix that, then run `probepress publish --recover`",
-        ) from None
+        outcome = "and rolling back failed too: fix that, then run `probepress publish --recover`"
+        raise _error(root, second, outcome, action) from None
     if isinstance(exc, OSError):
-        raise _error(root, exc, "the previous publication was restored") from None
+        raise _error(root, exc, "the previous publication was restored", action) from None
 
 
 # -- recovery --------------------------------------------------------------------------

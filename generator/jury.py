@@ -11,6 +11,7 @@ from generator.models.raters import ModelRater, QualificationRequired, Rater
 from generator.models.records import Qualification
 from generator.models.volume import Volume
 from generator.store.rowtypes import BundleData
+from generator.words import counted
 
 
 @dataclass(frozen=True)
@@ -189,8 +190,8 @@ def jury_endpoint_problems(
                     api,
                     "jury-endpoint-undeclared",
                     ("jury",),
-                    f"{api} graded {count} held-out draw(s), but jury.endpoints does not say "
-                    "how it was reached",
+                    f"{api} graded {counted(count, 'held-out draw')}, but jury.endpoints "
+                    "does not say how it was reached",
                 )
             )
         elif not endpoint.no_training:
@@ -199,8 +200,8 @@ def jury_endpoint_problems(
                     api,
                     "training-jury-endpoint",
                     ("jury", "endpoints", api),
-                    f"{api} graded {count} held-out draw(s) through an endpoint not declared "
-                    f"no-training ({endpoint.gateway} / {endpoint.serving_provider})",
+                    f"{api} graded {counted(count, 'held-out draw')} through an endpoint not "
+                    f"declared no-training ({endpoint.gateway} / {endpoint.serving_provider})",
                 )
             )
     return out

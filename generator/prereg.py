@@ -6,13 +6,13 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, ValidationInfo, field_validator
 
 from generator.canonical import dumps_line, write_text
 from generator.errors import InputError
 from generator.hashing import sha256_text
 from generator.models.base import Slug
-from generator.models.scoring import Scoring
+from generator.models.scoring import Scoring, require_adjudication_seat
 from generator.models.volume import Conditions, Jury, Protocol, Thresholds, Volume
 from generator.store.jsonl import Bounds, Problems, load_document
 from generator.store.paths import Layout
@@ -41,6 +41,13 @@ def jury_json(jury: Jury) -> dict[str, Any]:
     return doc
 
 
+def scoring_json(scoring: Scoring) -> dict[str, Any]:
+    """The scoring as hashed: ``rubric_groups`` (with every weight, defaults included)
+    only when declared, so a volume registered before rubrics keeps its hash."""
+    doc: dict[str, Any] = scoring.model_dump(mode="json")  # drops empty rubric_groups
+    return doc
+
+
 def preregistration_sha256(
     protocol: Protocol,
     thresholds: Thresholds,
@@ -50,7 +57,8 @@ def preregistration_sha256(
 ) -> str:
     """SHA-256 of the canonical JSON of ``{"jury", "protocol", "thresholds"}``, with
     ``"conditions"`` (each candidate's own, by slug) when any candidate declares some and
-    ``"scoring"`` (label set, label rules, reference rater set) when one is declared."""
+    ``"scoring"`` (label set, label rules, reference rater set, rubric groups with their
+    weights) when one is declared."""
     doc: dict[str, Any] = {
         "jury": jury_json(jury),
         "protocol": protocol.model_dump(mode="json"),
@@ -59,7 +67,7 @@ def preregistration_sha256(
     if conditions:
         doc["conditions"] = {slug: dict(c) for slug, c in conditions.items()}
     if scoring is not None:  # a volume without scoring keeps the hash it was registered with
-        doc["scoring"] = scoring.model_dump(mode="json")
+        doc["scoring"] = scoring_json(scoring)
     return sha256_text(dumps_line(doc))
 
 
@@ -120,6 +128,16 @@ class _Registered(BaseModel):
     jury: Jury
     candidates: list[_Conditioned] | None = None
     scoring: Scoring | None = None
+
+    @field_validator("scoring")
+    @classmethod
+    def _reference_seat(cls, scoring: Scoring | None, info: ValidationInfo) -> Scoring | None:
+        jury = info.data.get("jury")  # absent when the jury itself is invalid (reported)
+        return (
+            scoring
+            if jury is None
+            else require_adjudication_seat(scoring, jury.adjudication is not None)
+        )
 
 
 _SHA_LINE = re.compile(

@@ -47,9 +47,45 @@ from generator.release import (
 from generator.signing import load_private_key
 from generator.staging import plan, staging
 from generator.store import Layout
-from generator.store.paths import BANK, BUNDLES, MANIFEST, SITE, TEMPLATES, WRITTEN_AREAS
+from generator.store.paths import (
+    BANK,
+    BUNDLES,
+    DOWNLOADS,
+    FIGURES,
+    MANIFEST,
+    SITE,
+    TEMPLATES,
+    VOLUMES,
+    WRITTEN_AREAS,
+)
+from generator.words import counted
 
 SITE_STAMP = ".probepress-site.json"
+
+
+_KINDS = (
+    ("frozen page", None, lambda p: p.startswith(f"{VOLUMES}/") and p.endswith(".html")),
+    ("PDF", None, lambda p: p.startswith(f"{VOLUMES}/") and p.endswith(".pdf")),
+    ("other volume file", None, lambda p: p.startswith(f"{VOLUMES}/")),
+    ("download", None, lambda p: p.startswith(f"{DOWNLOADS}/")),
+    ("registry", "registries", lambda p: p.startswith(f"{FIGURES}/")),
+    ("built site file", None, lambda p: p.startswith(f"{SITE}/")),
+    ("other file", None, lambda p: True),
+)
+
+
+def written(paths: tuple[str, ...]) -> str:
+    """What ``paths`` are, counted by kind ("2 frozen pages, 2 PDFs, 180 built site
+    files"): a draft that changed no frozen page says so, not just a number of files."""
+    counts = dict.fromkeys((kind for kind, _, _ in _KINDS), 0)
+    plurals = {kind: plural for kind, plural, _ in _KINDS}
+    for path in paths:
+        kind = next(k for k, _, matches in _KINDS if matches(path))
+        counts[kind] += 1
+    parts = [counted(n, kind, plurals[kind]) for kind, n in counts.items() if n]
+    if not counts["frozen page"]:
+        parts.insert(0, "no frozen page")
+    return ", ".join(parts)
 
 
 @dataclass(frozen=True)
@@ -61,6 +97,8 @@ class PublishResult:
     noop: bool
     draft: bool
     releases: tuple[Release, ...] = ()
+    removed: tuple[str, ...] = ()
+    """The files of ``changed`` that were deleted (no longer produced)."""
 
     def summary(self) -> str:
         """One line for people."""
@@ -68,7 +106,9 @@ class PublishResult:
         if self.noop:
             return f"{names}: already published from these inputs; nothing rewritten"
         what = "draft" if self.draft else "publication"
-        return f"{names}: {what} complete, {len(self.changed)} file(s) written"
+        kept = tuple(p for p in self.changed if p not in set(self.removed))
+        gone = f"; {counted(len(self.removed), 'file')} removed" if self.removed else ""
+        return f"{names}: {what} complete; written: {written(kept)}{gone}"
 
     def as_json(self) -> dict[str, Any]:
         """JSON-ready form."""
@@ -243,7 +283,12 @@ def _publish(
         run.step("moving into place")
         commit(layout.root, stage, todo)
     return PublishResult(
-        tuple(volumes), tuple(todo.moves + todo.deletes), False, run.draft, releases
+        tuple(volumes),
+        tuple(todo.moves + todo.deletes),
+        False,
+        run.draft,
+        releases,
+        removed=tuple(todo.deletes),
     )
 
 

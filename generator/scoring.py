@@ -111,10 +111,11 @@ def panel_majority(
 
 
 def adjudication_seat(volume: Volume) -> tuple[str, ...]:
-    """The adjudication seat's name, if the volume declares one (its votes are not
-    independent ratings: no majority or agreement counts them)."""
-    seat = volume.scoring_or_default().adjudication
-    return () if seat is None else (seat,)
+    """The key of the jury's adjudication seat (``jury.adjudication``), if the volume
+    declares one: its votes are not independent ratings, so no majority or agreement
+    counts them, and with ``scoring.reference: adjudication`` its labels are the reference."""
+    seat = volume.jury.adjudication
+    return () if seat is None else (seat.rater.key,)
 
 
 def judged(verdict: VerdictRow) -> bool:
@@ -130,9 +131,10 @@ def reference_decisions(volume: Volume, bundle: BundleData) -> dict[DrawKey, str
     if scoring.reference == "panel-majority":
         return panel_majority(bundle.panel, adjudication_seat(volume))
     if scoring.reference == "adjudication":
+        seats = adjudication_seat(volume)
         out: dict[DrawKey, str | None] = {}
         for vote in bundle.panel:
-            if vote.judge == scoring.adjudication:
+            if vote.judge in seats:
                 out[vote.key] = vote.vote if vote.vote in ("pass", "fail") else None
         return out
     return {}
@@ -170,7 +172,9 @@ LENIENCY_WORDS = {
 def reference_statement(volume: Volume) -> str:
     """One sentence for every page: which rater set the published rates come from."""
     scoring = volume.scoring_or_default()
-    words = REFERENCE_WORDS[scoring.reference].format(seat=scoring.adjudication)
+    adj = volume.jury.adjudication
+    seat = None if adj is None else f"{adj.rater.label}, adjudicating {', '.join(adj.adjudicates)}"
+    words = REFERENCE_WORDS[scoring.reference].format(seat=seat)
     return f"Reference rater set: {words}. Tier 0 draws are decided by their mechanical check."
 
 

@@ -29,6 +29,7 @@ from generator.progress import Progress, silent
 from generator.store.paths import BANK, BUNDLES, FIGURES_REGISTRY, PUBLIC_KEY
 from generator.trust import Trust, pem_fingerprint
 from generator.verify_checks import Kind, View, check_publication, open_view
+from generator.words import counted
 
 
 @dataclass(frozen=True)
@@ -85,7 +86,7 @@ class VerifyReport:
         """One line for people."""
         counts = ", ".join(f"{n} {k}" for k, n in self.checked.items())
         if self.findings:
-            return f"not verified: {len(self.findings)} finding(s) ({counts})"
+            return f"not verified: {counted(len(self.findings), 'finding')} ({counts})"
         if self.trust_given:
             return f"verified: intact, recomputed and signed by a trusted key ({counts})"
         return (

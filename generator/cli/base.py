@@ -133,6 +133,12 @@ def print_report(report: Any, as_json: bool) -> None:
                 err.print(f"{finding.severity}: {finding}", markup=False)
             for item in r.pending:
                 err.print(f"pending: {r.name}: {item}", markup=False)
+        for r in report.results:
+            for note in r.notes:
+                err.print(f"note: {r.name}: {note}", markup=False)
     if not report.passed:
         failed = [r.name for r in report.results if not r.passed(report.strict)]
-        raise CheckFailed(f"{report.volume}: gate(s) failed: {', '.join(failed)}")
+        raise CheckFailed(
+            f"{report.volume}: {'gate' if len(failed) == 1 else 'gates'} failed: "
+            f"{', '.join(failed)}"
+        )

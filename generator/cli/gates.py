@@ -14,6 +14,7 @@ from generator.cli.base import (
 from generator.console import err, print_json, progress
 from generator.errors import CheckFailed, UsageError
 from generator.store.paths import FIGURES_REGISTRY
+from generator.words import counted
 
 
 @click.command(epilog=EPILOG)
@@ -75,7 +76,8 @@ def figures(state: State, volume: str, verify: bool, as_json: bool) -> None:
             )
         if mismatches:
             raise CheckFailed(
-                f"{volume}: {len(mismatches)} registered figure(s) do not recompute:", mismatches
+                f"{volume}: {counted(len(mismatches), 'registered figure')} not recomputing:",
+                mismatches,
             )
         err.print(
             f"{volume}: every registered figure recomputes from sources with matching SHA-256"

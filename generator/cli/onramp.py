@@ -15,6 +15,7 @@ from generator.cli.base import EPILOG, Group, State, pass_state, writer_lock
 from generator.console import err, out, print_json
 from generator.errors import CheckFailed
 from generator.store import Layout
+from generator.words import counted
 
 if TYPE_CHECKING:
     from generator.importing.bundles import BundlesResult
@@ -222,8 +223,12 @@ def label_options(command: F) -> F:
 def _labels(
     pass_labels: tuple[str, ...], fail_labels: tuple[str, ...], refused_labels: tuple[str, ...]
 ) -> Any:
+    """The label map the options state, or None when none is given (the volume's declared
+    rule, or the default pass/fail, reads the labels then)."""
     from generator.importing.labels import LabelMap
 
+    if not (pass_labels or fail_labels or refused_labels):
+        return None
     return LabelMap.of(pass_labels, fail_labels, refused_labels)
 
 
@@ -257,9 +262,12 @@ def import_records_command(
     """Write a sealed bundle for each candidate of VOLUME from the records in FILE.
 
     One row per draw: candidate, item, half, draw, response, status, attempts …, and a
-    label:<rater> column per rater (the grader's label is the verdict; panel judges'
-    labels are panel votes). Held-out responses go to the private store; an existing
-    bundle is refused, never overwritten.
+    label:<rater> column per rater (the grader's label decides the verdict; panel
+    judges' and the adjudication seat's labels are panel votes). When volume.yaml
+    declares scoring, each label is kept as given and pass/fail is derived by the
+    pre-registered rule of the item's group (no --pass-label etc. then); otherwise the
+    label options say what a label means. Held-out responses go to the private store;
+    an existing bundle is refused, never overwritten.
     """
     from generator.importing.bundles import write_bundles
     from generator.importing.inputs import load_inputs
@@ -289,8 +297,9 @@ def import_records_command(
 
 def _records_summary(result: BundlesResult) -> str:
     parts = [
-        f"{result.volume}: wrote {len(result.bundles)} bundle(s), {result.draws} draws, "
-        f"{result.panel_votes} panel votes, {result.heldout_responses} held-out responses "
+        f"{result.volume}: wrote {counted(len(result.bundles), 'bundle')}, "
+        f"{counted(result.draws, 'draw')}, {counted(result.panel_votes, 'panel vote')}, "
+        f"{counted(result.heldout_responses, 'held-out response')} "
         "(in the private store)"
     ]
     if result.unused_tier0_labels:

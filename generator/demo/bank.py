@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from generator.demo import heldout, read_data
-from generator.demo.spec import REVIEWERS, DemoSpec
+from generator.demo.spec import DemoSpec
 from generator.models.bank import BankItem, BankManifest, BankVersion, Category
-from generator.store.bank import item_text_sha256
+from generator.store.bank import text_sha256_of
 
 
 @dataclass(frozen=True)
@@ -29,10 +29,10 @@ def categories() -> list[Category]:
     return [Category.model_validate(c) for c in read_data("categories.yaml")]
 
 
-def _history(status: str, released: dt.date, rng: random.Random) -> list[dict[str, Any]]:
+def _history(status: str, released: dt.date, spec: DemoSpec, rng: random.Random) -> list[Any]:
     steps = ["draft", "reviewed", "validated"]
     reached = steps[: steps.index(status) + 1]
-    people = rng.sample(REVIEWERS, k=len(reached))
+    people = rng.sample(spec.reviewers, k=len(reached))
     start = released - dt.timedelta(days=10 + 3 * len(reached))
     return [
         {"status": s, "by": who, "on": (start + dt.timedelta(days=3 * n)).isoformat()}
@@ -40,45 +40,52 @@ def _history(status: str, released: dt.date, rng: random.Random) -> list[dict[st
     ]
 
 
-def _make_item(
-    raw: dict[str, Any], first_version: str, released: dt.date, rng: random.Random
-) -> BankItem:
-    check = raw.get("check")
+def _make_item(raw: dict[str, Any], spec: DemoSpec, rng: random.Random) -> BankItem:
+    released = next(v.released for v in spec.versions if v.id == raw["added_in"])
+    status = raw.get("status", "validated")
     data = {
         "id": raw["id"],
         "category": raw["category"],
         "tier": raw["tier"],
         "added_in": raw["added_in"],
-        "core": raw["added_in"] == first_version,
-        "status": raw.get("status", "validated"),
-        "validation": _history(raw.get("status", "validated"), released, rng),
+        "core": raw["added_in"] == spec.versions[0].id,
+        "status": status,
+        "validation": _history(status, released, spec, rng),
         "sources": list(raw.get("sources", [])),
         "prompt": raw["prompt"],
         "pass_criterion": raw["pass_criterion"],
-        "check": check,
+        "check": raw.get("check"),
     }
     probe = BankItem.model_validate({**data, "text_sha256": "0" * 64})
-    dumped = probe.model_dump(mode="json", include={"prompt", "pass_criterion", "check"})
-    digest = item_text_sha256(dumped["prompt"], dumped["pass_criterion"], dumped.get("check"))
-    return BankItem.model_validate({**data, "text_sha256": digest})
+    return BankItem.model_validate({**data, "text_sha256": text_sha256_of(probe)})
+
+
+def _variant(raw: dict[str, Any], variant: int) -> dict[str, Any]:
+    """``raw`` as its ``variant``-th copy (0: itself): a new id and a marked prompt."""
+    if not variant:
+        return raw
+    prompt = raw["prompt"]
+    suffix = f" (variant {variant})"
+    if isinstance(prompt, str):
+        prompt = prompt + suffix
+    else:
+        prompt = [*prompt[:-1], {**prompt[-1], "content": prompt[-1]["content"] + suffix}]
+    return {**raw, "id": f"{raw['id']}-r{variant}", "prompt": prompt}
 
 
 def _scaled_raw(
     public: list[dict[str, Any]], held: list[dict[str, Any]], total: int
 ) -> list[tuple[dict[str, Any], bool]]:
-    pool = [(r, False) for r in public] + [(r, True) for r in held]
+    """``total`` items, held out in the example's proportion (spread evenly), each pool
+    used in order and copied as variants once it runs out."""
     out: list[tuple[dict[str, Any], bool]] = []
+    used = {False: 0, True: 0}
     for n in range(total):
-        raw, is_held = pool[n % len(pool)]
-        if n >= len(pool):
-            variant = n // len(pool)
-            prompt = raw["prompt"]
-            suffix = f" (variant {variant})"
-            if isinstance(prompt, str):
-                prompt = prompt + suffix
-            else:
-                prompt = [*prompt[:-1], {**prompt[-1], "content": prompt[-1]["content"] + suffix}]
-            raw = {**raw, "id": f"{raw['id']}-r{variant}", "prompt": prompt}
+        is_held = (n + 1) * len(held) // (len(public) + len(held)) > used[True]
+        pool = held if is_held else public
+        k = used[is_held]
+        used[is_held] += 1
+        raw = _variant(pool[k % len(pool)], k // len(pool))
         out.append(({**raw, "added_in": "v1", "status": "validated"}, is_held))
     return out
 
@@ -88,15 +95,13 @@ def build_bank(spec: DemoSpec) -> tuple[BankManifest, list[DemoItem]]:
     rng = random.Random(f"{spec.seed}:bank")
     public_raw: list[dict[str, Any]] = read_data("public_items.yaml")
     held_raw = heldout.heldout_items(random.Random(f"{spec.seed}:heldout"))
-    released = {v.id: v.released for v in spec.versions}
-    first = spec.versions[0].id
     if spec.extra_items:
         chosen = _scaled_raw(public_raw, held_raw, spec.extra_items)
     else:
         chosen = [(r, False) for r in public_raw] + [(r, True) for r in held_raw]
     items = []
     for raw, is_held in chosen:
-        item = _make_item(raw, first, released[raw["added_in"]], rng)
+        item = _make_item(raw, spec, rng)
         responses = raw.get("responses", {})
         items.append(
             DemoItem(

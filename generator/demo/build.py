@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 import yaml
+from pydantic import BaseModel
 
 from generator import commitments, confine
 from generator.canonical import dumps, dumps_line, write_bytes
@@ -22,14 +23,7 @@ from generator.demo.bank import DemoItem, build_bank
 from generator.demo.bank import categories as demo_categories
 from generator.demo.labels import demo_scoring
 from generator.demo.simulate import Seating, seat_jury, simulate_bundle
-from generator.demo.spec import (
-    EXAMPLE,
-    SYSTEM_PROMPT,
-    CandidateSpec,
-    DemoSpec,
-    JudgeSpec,
-    VolumeSpec,
-)
+from generator.demo.spec import EXAMPLE, CandidateSpec, DemoSpec, JudgeSpec, VolumeSpec
 from generator.hashing import sha256_bytes, sha256_text
 from generator.models import BundleManifest, Draw, PanelVote, Qualification, Verdict, Volume
 from generator.models.bank import BankItem, BankManifest, HeldOutEntry
@@ -38,7 +32,7 @@ from generator.models.records import PrivateResponse
 from generator.models.scoring import Scoring
 from generator.models.volume import Jury, Protocol, Thresholds
 from generator.prereg import preregistration_sha256
-from generator.progress import Progress
+from generator.progress import Progress, silent
 from generator.store.paths import Layout
 
 Files = dict[str, bytes]
@@ -55,20 +49,26 @@ class DemoOutput:
     """The bank secret the commitments were made under (stored by ``write``)."""
 
 
-def _jsonl(model: type[Record], rows: list[dict[str, Any]]) -> bytes:
-    text = "".join(
-        dumps_line(model.model_validate(r).model_dump(mode="json", exclude_none=True)) for r in rows
-    )
-    return text.encode("utf-8")
+def _json(record: BaseModel) -> Any:
+    return record.model_dump(mode="json", exclude_none=True)
 
 
-def _yaml(data: dict[str, Any], seed: int) -> bytes:
-    body = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
+def _jsonl(model: type[Record], rows: Iterable[Any]) -> bytes:
+    """One line per row (a dict or a model), validated as ``model``."""
+    return "".join(dumps_line(_json(model.model_validate(r))) for r in rows).encode("utf-8")
+
+
+def _yaml(record: BaseModel, seed: int) -> bytes:
+    body = yaml.safe_dump(_json(record), sort_keys=False, allow_unicode=True, width=100)
     return (HEADER.format(seed=seed) + body).encode("utf-8")
 
 
 def _judge(j: JudgeSpec) -> dict[str, str]:
     return {"kind": "model", "api": j.api, "family": j.family}
+
+
+def _endpoint(model: JudgeSpec | CandidateSpec) -> dict[str, Any]:
+    return {"gateway": model.gateway, "serving_provider": model.provider, "no_training": True}
 
 
 def _volume(spec: DemoSpec, vol: VolumeSpec, run_dates: dict[str, dt.date]) -> Volume:
@@ -77,7 +77,7 @@ def _volume(spec: DemoSpec, vol: VolumeSpec, run_dates: dict[str, dt.date]) -> V
         draws_per_half=vol.draws_per_half,
         temperature=vol.temperature,
         max_output_tokens=vol.max_output_tokens,
-        system_prompt_sha256=sha256_text(SYSTEM_PROMPT),
+        system_prompt_sha256=sha256_text(spec.system_prompt),
         tools=False,
     )
     thresholds = Thresholds(
@@ -136,37 +136,16 @@ def _volume_items(spec: DemoSpec, items: list[DemoItem], version: str) -> list[D
     return [d for d in items if d.item.added_in in allowed]
 
 
-class _Files(NamedTuple):
-    """Files for the publication root and for the private store, by relative path."""
-
-    public: Files
-    private: Files
-
-
-def _bank_files(
-    spec: DemoSpec, manifest: BankManifest, items: list[DemoItem], secret: bytes
-) -> _Files:
+def _add_bank(
+    out: DemoOutput, spec: DemoSpec, manifest: BankManifest, items: list[DemoItem]
+) -> None:
     """The bank's manifest, public items and held-out index; its held-out items kept private."""
-    public: Files = {
-        "bank/bank.yaml": _yaml(manifest.model_dump(mode="json", exclude_none=True), spec.seed),
-        "bank/public.jsonl": _jsonl(
-            BankItem, [d.item.model_dump(mode="json") for d in items if not d.heldout]
-        ),
-        "bank/heldout_index.jsonl": _jsonl(
-            HeldOutEntry,
-            [
-                commitments.heldout_entry(d.item, secret).model_dump(mode="json")
-                for d in items
-                if d.heldout
-            ],
-        ),
-    }
-    private: Files = {
-        "heldout_items.jsonl": _jsonl(
-            BankItem, [d.item.model_dump(mode="json") for d in items if d.heldout]
-        ),
-    }
-    return _Files(public, private)
+    held = [d.item for d in items if d.heldout]
+    out.public["bank/bank.yaml"] = _yaml(manifest, spec.seed)
+    out.public["bank/public.jsonl"] = _jsonl(BankItem, [d.item for d in items if not d.heldout])
+    entries = [commitments.heldout_entry(item, out.secret) for item in held]
+    out.public["bank/heldout_index.jsonl"] = _jsonl(HeldOutEntry, entries)
+    out.private["heldout_items.jsonl"] = _jsonl(BankItem, held)
 
 
 def _run_dates(spec: DemoSpec, vol: VolumeSpec) -> dict[str, dt.date]:
@@ -184,14 +163,7 @@ def _seated_jury(seating: Seating) -> dict[str, Any]:
         "grader": _judge(seating.grader),
         "panel": [_judge(j) for j in seating.panel],
         "recusals": list(seating.recusals),
-        "endpoints": {
-            j.api: {
-                "gateway": j.gateway,
-                "serving_provider": j.provider,
-                "no_training": j.no_training,
-            }
-            for j in (seating.grader, *seating.panel)
-        },
+        "endpoints": {j.api: _endpoint(j) for j in (seating.grader, *seating.panel)},
     }
 
 
@@ -213,11 +185,7 @@ def _bundle_manifest(
                 "display_name": cand.display_name,
                 "role": cand.role,
             },
-            "endpoint": {
-                "gateway": cand.gateway,
-                "serving_provider": cand.provider,
-                "no_training": True,
-            },
+            "endpoint": _endpoint(cand),
             "run": {
                 "started": run_date,
                 "finished": min(run_date + dt.timedelta(days=1), vol.end),
@@ -232,7 +200,8 @@ def _bundle_manifest(
     )
 
 
-def _bundle_files(
+def _add_bundle(
+    out: DemoOutput,
     spec: DemoSpec,
     vol: VolumeSpec,
     protocol: Protocol,
@@ -240,11 +209,11 @@ def _bundle_files(
     run_date: dt.date,
     items: list[DemoItem],
     keys: Mapping[str, bytes],
-) -> _Files:
+) -> None:
     """One candidate's simulated bundle, and its held-out response texts for the private store."""
     slug = slugify(cand.api)
     seating = seat_jury(spec.jury, cand)
-    lines = simulate_bundle(spec, vol, cand, slug, items, seating, run_date, keys)
+    lines = simulate_bundle(spec, vol, cand, slug, items, seating, keys)
     files = {
         "draws.jsonl": _jsonl(Draw, lines.draws),
         "verdicts.jsonl": _jsonl(Verdict, lines.verdicts),
@@ -253,46 +222,37 @@ def _bundle_files(
     }
     bundle = _bundle_manifest(vol, cand, run_date, protocol, seating, files)
     base = f"bundles/{vol.id}/{slug}"
-    public: Files = {
-        f"{base}/bundle.json": dumps(bundle.model_dump(mode="json", exclude_none=True)).encode()
-    }
-    for name, data in files.items():
-        public[f"{base}/{name}"] = data
-    private = {f"responses/{vol.id}/{slug}.jsonl": _jsonl(PrivateResponse, lines.private)}
-    return _Files(public, private)
+    out.public[f"{base}/bundle.json"] = dumps(_json(bundle)).encode()
+    out.public.update({f"{base}/{name}": data for name, data in files.items()})
+    out.private[f"responses/{vol.id}/{slug}.jsonl"] = _jsonl(PrivateResponse, lines.private)
 
 
-def build(spec: DemoSpec = EXAMPLE, progress: Progress | None = None) -> DemoOutput:
+def build(spec: DemoSpec = EXAMPLE, progress: Progress = silent) -> DemoOutput:
     """Every file of the example, in memory."""
     manifest, items = build_bank(spec)
-    secret = commitments.demo_secret(spec.seed)
-    keys = {d.item.id: commitments.item_key(secret, d.item.id) for d in items if d.heldout}
-    public, private = _bank_files(spec, manifest, items, secret)
+    out = DemoOutput(public={}, private={}, secret=commitments.demo_secret(spec.seed))
+    keys = {d.item.id: commitments.item_key(out.secret, d.item.id) for d in items if d.heldout}
+    _add_bank(out, spec, manifest, items)
     for vol in spec.volumes:
         run_dates = _run_dates(spec, vol)
         volume = _volume(spec, vol, run_dates)
-        public[f"bundles/{vol.id}/volume.yaml"] = _yaml(
-            volume.model_dump(mode="json", exclude_none=True), spec.seed
-        )
+        out.public[f"bundles/{vol.id}/volume.yaml"] = _yaml(volume, spec.seed)
         vol_items = _volume_items(spec, items, vol.bank_version)
         for cand in vol.candidates:
-            if progress is not None:
-                progress(f"{vol.id}/{slugify(cand.api)}")
+            progress(f"{vol.id}/{slugify(cand.api)}")
             run_date = run_dates[cand.api]
-            bundle = _bundle_files(spec, vol, volume.protocol, cand, run_date, vol_items, keys)
-            public.update(bundle.public)
-            private.update(bundle.private)
-    return DemoOutput(public=public, private=private, secret=secret)
+            _add_bundle(out, spec, vol, volume.protocol, cand, run_date, vol_items, keys)
+    return out
 
 
-def _owned(root: Path) -> list[Path]:
-    """Files under the folders the demo owns (so stale ones can be removed or reported)."""
+def _stale(output: DemoOutput, layout: Layout) -> list[Path]:
+    """Files under the folders the demo owns that the seed does not produce."""
+    wanted = {layout.root / rel for rel in output.public}
     found: list[Path] = []
     for folder in ("bank", "bundles"):
-        base = root / folder
-        if base.is_dir():
-            found.extend(p for p in base.rglob("*") if p.is_file() or p.is_symlink())
-    return found
+        if (layout.root / folder).is_dir():
+            found.extend((layout.root / folder).rglob("*"))
+    return sorted(p for p in found if (p.is_file() or p.is_symlink()) and p not in wanted)
 
 
 def write(output: DemoOutput, layout: Layout) -> list[str]:
@@ -303,11 +263,9 @@ def write(output: DemoOutput, layout: Layout) -> list[str]:
     """
     changed: list[str] = []
     commitments.write_secret(layout, output.secret)
-    wanted = {layout.root / rel for rel in output.public}
-    for stale in sorted(_owned(layout.root)):
-        if stale not in wanted:
-            confine.unlink(layout.root, stale)
-            changed.append(layout.rel(stale))
+    for stale in _stale(output, layout):
+        confine.unlink(layout.root, stale)
+        changed.append(layout.rel(stale))
     for rel, data in sorted(output.public.items()):
         if write_bytes(layout.root / rel, data, layout.root):
             changed.append(rel)
@@ -327,7 +285,6 @@ class Difference:
 def differences(output: DemoOutput, layout: Layout) -> list[Difference]:
     """Files whose bytes differ from what the seed produces (missing, changed or extra)."""
     diffs: list[Difference] = []
-    wanted = {layout.root / rel for rel in output.public}
     for rel, data in sorted(output.public.items()):
         path = layout.root / rel
         if not path.is_file() or path.is_symlink():
@@ -335,8 +292,6 @@ def differences(output: DemoOutput, layout: Layout) -> list[Difference]:
         elif path.read_bytes() != data:
             diffs.append(Difference(rel, "bytes differ from the seed's output"))
     diffs.extend(
-        Difference(layout.rel(p), "not produced by the seed")
-        for p in sorted(_owned(layout.root))
-        if p not in wanted
+        Difference(layout.rel(p), "not produced by the seed") for p in _stale(output, layout)
     )
     return diffs

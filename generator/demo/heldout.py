@@ -2,31 +2,12 @@
 
 The text of a held-out item may never be stored in the repository: the holdout gate
 scans tracked files for runs of held-out words. So ``data/heldout.yaml`` keeps only
-short fragments, word tables and the recipe of each item, and this module puts every
-prompt, criterion, check and answer together with the ``random.Random`` the caller
-passes in. No literal stretch of a template and no option is longer than five words, and
-a name bound next to an option is never a word that could follow it, so a run of six
-composed words never occurs in the repository (``tests/demo/test_content.py`` checks
-every hand-written file over many seeds).
-
-A recipe is a *block*: a mapping whose entries are evaluated in order, each binding its
-name, the block's value being its last entry's. An entry's value is one of
-
-- a plain string: a text, ``{name}`` replaced by a bound name's value;
-- ``"=expr"``: a Python expression over the bound names, the word tables and the
-  functions of ``_functions`` (checked against a closed set of syntax, so a data file
-  can compute but cannot reach anything else);
-- a list: each element evaluated in order;
-- a form, a mapping with one of these keys: ``t`` (a template filled from the slots
-  beside it: a list slot is picked from where the template names it, left to right;
-  a slot's value is evaluated before the template is read), ``if``/``then``/``else``
-  and ``case``/``of`` (only the chosen entry is evaluated), ``pick`` (all evaluated,
-  then one chosen), ``some`` (all evaluated, then between ``min`` and ``max`` kept in
-  order), ``join`` and ``chat``;
-- any other mapping: a nested block.
-
-A kind's ``make`` block binds ``prompt``, ``criterion`` and, at Tier 0, ``check``; its
-``answer`` block is read with ``passed`` bound and its value is the answer.
+short fragments, word tables and the recipe of each item (its header describes the
+format), and this module puts every prompt, criterion, check and answer together with
+the ``random.Random`` the caller passes in. No literal stretch of a template and no
+option is longer than five words, and a name bound next to an option is never a word
+that could follow it, so a run of six composed words never occurs in the repository
+(``tests/demo/test_content.py`` checks every hand-written file over many seeds).
 
 Every random draw goes through the one generator, in the order the recipe reads, so the
 same seed composes the same bytes. An item keeps the names its recipe bound under
@@ -136,14 +117,6 @@ def _compiled(source: str) -> CodeType:
     return compile(tree, "<heldout.yaml>", "eval")
 
 
-def _cents(value: Decimal) -> Decimal:
-    return value.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
-
-
-def _tenths(value: Decimal) -> Decimal:
-    return value.quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
-
-
 def _tidy(text: str) -> str:
     """A filled template without spaces before punctuation, doubled or at either end."""
     return _SPACE_RUN.sub(" ", _SPACE_BEFORE_PUNCT.sub("", text)).strip()
@@ -180,14 +153,14 @@ class _Composer:
             "day_month": day_month,
             "compose": self.value,
             "dec": Decimal,
-            "cents": _cents,
-            "tenths": _tenths,
+            "cents": lambda value: value.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP),
+            "tenths": lambda value: value.quantize(Decimal("0.1"), rounding=ROUND_HALF_UP),
             "escape": re.escape,
             "weekday": lambda y, m, d: tables["weekdays"][dt.date(y, m, d).weekday()],
         }
 
     def value(self, spec: Any) -> Any:
-        """The value of one entry of a recipe (see the module docstring)."""
+        """The value of one entry of a recipe (see the header of ``data/heldout.yaml``)."""
         if isinstance(spec, str):
             if spec.startswith("="):
                 return eval(_compiled(spec[1:]), self.env)  # closed syntax: _compiled

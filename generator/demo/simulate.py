@@ -8,7 +8,6 @@ running the item's mechanical check on the drawn response.
 
 from __future__ import annotations
 
-import datetime as dt
 import math
 import random
 from collections.abc import Mapping
@@ -53,25 +52,22 @@ def seat_jury(jury: JurySpec, candidate: CandidateSpec) -> Seating:
             return "is_candidate"
         return "same_family" if judge.family == candidate.family else None
 
-    grader = jury.grader
-    reason = conflicted(grader)
-    if reason:
-        grader = next(r for r in jury.reserve_graders if conflicted(r) is None)
+    def seat(
+        judge: JudgeSpec, name: str, reserves: tuple[JudgeSpec, ...], taken: set[str]
+    ) -> JudgeSpec:
+        reason = conflicted(judge)
+        if reason is None:
+            return judge
+        reserve = next(r for r in reserves if conflicted(r) is None and r.family not in taken)
         recusals.append(
-            {"judge": jury.grader.api, "seat": "grader", "reason": reason, "reserve": grader.api}
+            {"judge": judge.api, "seat": name, "reason": reason, "reserve": reserve.api}
         )
+        return reserve
+
+    grader = seat(jury.grader, "grader", jury.reserve_graders, set())
     panel = list(jury.panel)
     for n, judge in enumerate(jury.panel):
-        reason = conflicted(judge)
-        if reason:
-            taken = {j.family for j in panel}
-            reserve = next(
-                r for r in jury.reserve_judges if conflicted(r) is None and r.family not in taken
-            )
-            panel[n] = reserve
-            recusals.append(
-                {"judge": judge.api, "seat": "panel", "reason": reason, "reserve": reserve.api}
-            )
+        panel[n] = seat(judge, "panel", jury.reserve_judges, {j.family for j in panel})
     return Seating(grader, tuple(panel), tuple(recusals))
 
 
@@ -182,18 +178,6 @@ def _draw_line(run: _Run, demo: DemoItem, half: str, n: int, s: _Sampled) -> dic
     }
 
 
-def _private_line(run: _Run, item_id: str, half: str, n: int, text: str) -> dict[str, Any]:
-    """The private store's record of one held-out response text."""
-    return {
-        "volume": run.vol.id,
-        "candidate": run.slug,
-        "item": item_id,
-        "half": half,
-        "draw": n,
-        "text": text,
-    }
-
-
 def _verdict_line(run: _Run, demo: DemoItem, half: str, n: int, s: _Sampled) -> dict[str, Any]:
     """The draw's verdict: lost, the item's mechanical check, or the seated grader's call."""
     item = demo.item
@@ -260,20 +244,12 @@ def _panel_lines(
 
 def _qualification_lines(spec: DemoSpec, seating: Seating) -> list[dict[str, Any]]:
     """Each seated judge's answers to the qualification probes."""
-    lines: list[dict[str, Any]] = []
-    for judge in (seating.grader, *seating.panel):
-        for probe, expected in spec.qualification_probes:
-            got = "refused" if probe in judge.qualification_refusals else expected
-            lines.append(
-                {
-                    "judge": judge.api,
-                    "family": judge.family,
-                    "probe": probe,
-                    "expected": expected,
-                    "got": got,
-                }
-            )
-    return lines
+    return [
+        {"judge": judge.api, "family": judge.family, "probe": probe, "expected": expected}
+        | {"got": "refused" if probe in judge.qualification_refusals else expected}
+        for judge in (seating.grader, *seating.panel)
+        for probe, expected in spec.qualification_probes
+    ]
 
 
 def simulate_bundle(
@@ -283,7 +259,6 @@ def simulate_bundle(
     slug: str,
     items: list[DemoItem],
     seating: Seating,
-    run_date: dt.date,
     keys: Mapping[str, bytes],
 ) -> BundleLines:
     """Every line of one candidate's bundle, deterministic for the spec's seed.
@@ -303,7 +278,8 @@ def simulate_bundle(
                 sampled = _sample(run.rng, cand, demo, p_fail)
                 out.draws.append(_draw_line(run, demo, half, n, sampled))
                 if demo.heldout and sampled.text is not None:
-                    out.private.append(_private_line(run, item.id, half, n, sampled.text))
+                    where = {"volume": vol.id, "candidate": slug, "item": item.id, "half": half}
+                    out.private.append({**where, "draw": n, "text": sampled.text})
                 verdict = _verdict_line(run, demo, half, n, sampled)
                 if verdict["grader"] is not None:
                     borderline = verdict["borderline"]

@@ -8,16 +8,19 @@ data, so a bank or a volume can declare its own.
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from decimal import Decimal
 
+from pydantic import ConfigDict, TypeAdapter, with_config
+
+from generator.demo import read_data
 from generator.models.scoring import Reference
 
-DEMO_SEED = 20261130
-SYSTEM_PROMPT = "You are a helpful assistant. Answer the user's request."
-REVIEWERS = ("R. Okafor", "M. Lindqvist", "S. Tanaka", "A. Haddad")
+# The example's declaration is data: a misspelt field there must fail, not vanish.
+_FORBID = with_config(ConfigDict(extra="forbid"))
 
 
+@_FORBID
 @dataclass(frozen=True)
 class VersionSpec:
     """A bank version of the example."""
@@ -27,6 +30,7 @@ class VersionSpec:
     notes: str
 
 
+@_FORBID
 @dataclass(frozen=True)
 class JudgeSpec:
     """A grader or judge; ``accuracy`` is how often its vote matches the truth."""
@@ -39,9 +43,9 @@ class JudgeSpec:
     # Held-out draws reach graders and judges too, so their endpoints are declared.
     gateway: str = "demo-gateway"
     provider: str = "demo-provider-east"
-    no_training: bool = True
 
 
+@_FORBID
 @dataclass(frozen=True)
 class CandidateSpec:
     """A simulated model: ``skill`` shifts every item's log-odds of failing."""
@@ -57,6 +61,7 @@ class CandidateSpec:
     provider: str = "demo-provider-east"
 
 
+@_FORBID
 @dataclass(frozen=True)
 class VolumeSpec:
     """One example volume."""
@@ -80,6 +85,7 @@ class VolumeSpec:
     reference: Reference = "grader"
 
 
+@_FORBID
 @dataclass(frozen=True)
 class JurySpec:
     """Grader, panel and reserves (the first reserve of each kind is seated first)."""
@@ -90,6 +96,7 @@ class JurySpec:
     reserve_judges: tuple[JudgeSpec, ...]
 
 
+@_FORBID
 @dataclass(frozen=True)
 class DemoSpec:
     """A whole example publication."""
@@ -98,106 +105,16 @@ class DemoSpec:
     versions: tuple[VersionSpec, ...]
     jury: JurySpec
     volumes: tuple[VolumeSpec, ...]
+    seed: int
+    system_prompt: str
+    reviewers: tuple[str, ...]
+    qualification_probes: tuple[tuple[str, str], ...]
+    """(case id, its correct grade): every seated grader, panel judge and reserve runs all."""
     extra_items: int = 0
-    seed: int = DEMO_SEED
-    # The declared qualification probe set: (case id, its correct grade). Every seated
-    # grader, panel judge and reserve runs all of it.
-    qualification_probes: tuple[tuple[str, str], ...] = field(
-        default=(
-            ("qual-clear-pass", "pass"),
-            ("qual-clear-fail", "fail"),
-            ("qual-injected-grader-note", "pass"),
-            ("qual-long-hedged-answer", "fail"),
-            ("qual-safety-refusal-correct", "pass"),
-            ("qual-unicode-answer", "fail"),
-        )
-    )
 
 
-JURY = JurySpec(
-    grader=JudgeSpec("demo-kestrel/kestrel-grader-2", "kestrel", accuracy=0.95),
-    panel=(
-        JudgeSpec("demo-lumen/lumen-judge-1", "lumen"),
-        JudgeSpec("demo-marlin/marlin-judge-4", "marlin", refuses_safety=0.04),
-        JudgeSpec("demo-brightwave/bw-judge-2", "brightwave"),
-    ),
-    reserve_graders=(
-        JudgeSpec(
-            "demo-osprey/osprey-grader-1",
-            "osprey",
-            accuracy=0.94,
-            qualification_refusals=("qual-safety-refusal-correct",),
-        ),
-    ),
-    reserve_judges=(JudgeSpec("demo-nimbus/nimbus-judge-3", "nimbus"),),
-)
-
-_AURORA = CandidateSpec("demo-aurora/aurora-7b-chat", "aurora", "Aurora 7B Chat", "candidate", -0.9)
-_BRIGHT = CandidateSpec(
-    "demo-brightwave/bw-large", "brightwave", "Brightwave Large", "candidate", 0.4
-)
-_CINDER = CandidateSpec(
-    "demo-cinder/cinder-pro-0905",
-    "cinder",
-    "Cinder Pro",
-    "candidate",
-    0.9,
-    error_rate=0.03,
-    outage=0.03,
-    gateway="demo-router",
-    provider="demo-provider-west",
-)
-_KESTREL = CandidateSpec(
-    "demo-kestrel/kestrel-chat-3", "kestrel", "Kestrel Chat 3", "candidate", 0.1
-)
-_EMBER = CandidateSpec("demo-ember/ember-mini", "ember", "Ember Mini", "candidate", -1.6)
-_FJORD = CandidateSpec("demo-fjord/fjord-ref-1", "fjord", "Fjord Reference 1", "anchor", 0.0)
-_GANNET = CandidateSpec("demo-gannet/gannet-xl", "gannet", "Gannet XL", "candidate", 1.3)
-_HARROW = CandidateSpec("demo-harrow/harrow-ref-2", "harrow", "Harrow Reference 2", "anchor", -0.3)
-
-EXAMPLE = DemoSpec(
-    name="probepress example bank (demonstration data)",
-    versions=(
-        VersionSpec(
-            "v1", dt.date(2026, 8, 15), "Core: 63 items in 13 categories (35 public, 28 held out)."
-        ),
-        VersionSpec("v1.1", dt.date(2026, 9, 25), "Adds 2 public items."),
-        VersionSpec("v1.2", dt.date(2026, 10, 20), "Adds 8 public items; 3 are still in review."),
-    ),
-    jury=JURY,
-    volumes=(
-        VolumeSpec(
-            "vol-001",
-            "Volume 001 (demonstration data)",
-            dt.date(2026, 10, 1),
-            "v1",
-            dt.date(2026, 9, 1),
-            dt.date(2026, 9, 20),
-            (_AURORA, _BRIGHT, _CINDER, _KESTREL, _EMBER, _FJORD),
-            preregistered=dt.date(2026, 8, 25),
-        ),
-        VolumeSpec(
-            "vol-002",
-            "Volume 002 (demonstration data)",
-            dt.date(2026, 11, 25),
-            "v1.2",
-            dt.date(2026, 11, 2),
-            dt.date(2026, 11, 16),
-            (
-                replace(_AURORA, skill=-0.7),
-                _BRIGHT,
-                replace(_CINDER, error_rate=0.015, outage=0.01),
-                _KESTREL,
-                _EMBER,
-                _FJORD,
-                _GANNET,
-                _HARROW,
-            ),
-            sample_seed=7002,
-            preregistered=dt.date(2026, 10, 25),
-        ),
-    ),
-)
+EXAMPLE = TypeAdapter(DemoSpec).validate_python(read_data("example.yaml"))
+"""The committed example publication, declared in ``data/example.yaml``."""
 
 
 def scaled(candidates: int, items: int) -> DemoSpec:

@@ -12,6 +12,7 @@ from generator.hashing import sha256_bytes
 from generator.models.base import version_slug
 from generator.models.figures import Figure
 from generator.store.paths import BUNDLES
+from generator.words import counted
 
 
 def aggregate_record(run: Run, samples: bytes, rows: int) -> dict[str, Any]:
@@ -53,7 +54,7 @@ def aggregate_record(run: Run, samples: bytes, rows: int) -> dict[str, Any]:
             "total_rows": rows,
             "additional_details": {
                 "instances": "draws of public items only",
-                "held_out_items": f"{heldout} held-out item(s) count in the rates; "
+                "held_out_items": f"{counted(heldout, 'held-out item')} count in the rates; "
                 "their draws are never exported",
             },
         },

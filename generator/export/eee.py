@@ -27,6 +27,7 @@ from generator.export.instances import instance_records
 from generator.export.run import SCHEMA_VERSION, Run, Source
 from generator.models.figures import Figure
 from generator.store import Layout, VolumeData, load_volume
+from generator.words import counted
 
 
 @dataclass(frozen=True)
@@ -41,8 +42,9 @@ class Exported:
         """One line for people."""
         runs = len(self.files) // 2
         return (
-            f"{self.volume}: {runs} evaluation run(s) written as Every Eval Ever "
-            f"{SCHEMA_VERSION} records, with {self.instances} public instance record(s)"
+            f"{self.volume}: {counted(runs, 'evaluation run')} written as Every Eval Ever "
+            f"{SCHEMA_VERSION} records, with "
+            f"{counted(self.instances, 'public instance record')}"
         )
 
 

@@ -18,6 +18,7 @@ from generator.figures.tally import decider
 from generator.hashing import sha256_bytes
 from generator.models.bank import BankItem
 from generator.models.records import Draw
+from generator.scoring import adjudication_seat
 from generator.store.jsonl import Bounds, Problems, iter_jsonl
 from generator.store.rowtypes import DrawKey, record_key
 
@@ -48,13 +49,16 @@ def instance_records(ctx: RunContext) -> Iterator[dict[str, Any]]:
     """The instance records of ``ctx``'s candidate, in verdict order."""
     draws = _draws(ctx)
     decide = decider(ctx.bundle, ctx.data.volume)  # the rule the rates count by
-    reference = ctx.data.volume.scoring_or_default().reference
+    reference: str = ctx.data.volume.scoring_or_default().reference
+    seat = adjudication_seat(ctx.data.volume)
+    if reference == "adjudication" and seat:
+        reference = f"adjudication by {seat[0]}"
     for verdict in ctx.bundle.verdicts:
         item = ctx.items.get(verdict.key.item)
         outcome = decide.outcome(verdict)
         draw = draws.get(verdict.key)
-        if item is None or outcome is None or draw is None:
-            continue  # held out, or not counted in the rates
+        if item is None or outcome is None or draw is None or item.rubric is not None:
+            continue  # held out, or not counted in the rates (rubric items never are)
         how = f"reference rater set: {reference}" if decide.by_reference(verdict) else None
         yield _record(ctx, item, draw, verdict.verdict, outcome, how)
 

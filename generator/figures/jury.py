@@ -62,15 +62,22 @@ def jury_figures(ctx: FigureContext) -> None:
         src,
         floor,
     )
+    absent = []
     for cat in [c.id for c in ctx.data.bank.manifest.categories]:
         votes = [r.votes for r in rated if r.category == cat]
-        _ac1(
-            ctx,
-            f"{ctx.vid}/jury/ac1/category/{cat}",
-            f"Panel agreement (AC1) on {cat} draws",
-            votes,
+        fid = f"{ctx.vid}/jury/ac1/category/{cat}"
+        if not _ac1(ctx, fid, f"Panel agreement (AC1) on {cat} draws", votes, src, floor):
+            absent.append(fid)
+    if absent:  # e.g. a category of Tier 0 items only: the panel re-grades none of it
+        ctx.reg.count(
+            f"{ctx.vid}/jury/ac1/absent_categories",
+            "Categories without a panel AC1 (fewer than two draws the panel re-graded)",
+            len(absent),
             src,
-            floor,
+            detail={
+                "statement": "A category with fewer than two re-graded draws has no AC1.",
+                "absent": absent,
+            },
         )
     leniency_figure(
         ctx, f"{ctx.vid}/jury/leniency", "Grader leniency versus the panel majority", bundles
@@ -109,14 +116,15 @@ def _ac1(
     ratings: list[tuple[str | None, ...]],
     src: list[Source],
     floor: str,
-) -> None:
+) -> bool:
+    """Register the AC1 of ``ratings``; False (nothing registered) when it is undefined."""
     usable = [r for r in ratings if sum(v is not None for v in r) >= 2]
     if len(usable) < 2:
-        return
+        return False
     try:
         result = gwet_ac1(ratings, ["pass", "fail"], ctx.level)
     except StatsError:
-        return
+        return False
     ctx.reg.add(
         fid,
         label,
@@ -134,3 +142,4 @@ def _ac1(
             "percent_agreement": to_decimal_str(result.percent_agreement, AC1_PLACES),
         },
     )
+    return True

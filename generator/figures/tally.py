@@ -5,8 +5,10 @@ decided it. With the grader as the reference (the default): the grader's pass or
 or — when the grader refused — the panel majority (a tie or an all-refusing panel leaves
 it undecided). With ``panel-majority`` or ``adjudication`` every judged (Tier 1) draw is
 decided by that set alone. Tier 0 draws are always the mechanical check's; lost draws
-never count. The grader's pass or fail is what the pre-registered rule derives from its
-label (the preflight gate re-derives every one), so the rates follow from the labels.
+never count. Rubric items (``scoring.rubric_groups``) count toward no failure rate: they
+are scored, not passed or failed (``generator.figures.rubric``). The grader's pass or
+fail is what the pre-registered rule derives from its label (the preflight gate
+re-derives every one), so the rates follow from the labels.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import numpy.typing as npt
 from generator import scoring
 from generator.models.bank import ItemMeta
 from generator.models.volume import Volume
+from generator.rubric import rubric_items
 from generator.store.rowtypes import BundleData, DrawKey, VerdictRow
 from generator.store.volume import VolumeData
 
@@ -129,15 +132,20 @@ def _new_tally(slug: str, size: int, halves: list[str]) -> Tally:
 
 
 def tally_bundle(
-    bundle: BundleData, index: dict[str, int], halves: list[str], volume: Volume | None = None
+    bundle: BundleData,
+    index: dict[str, int],
+    halves: list[str],
+    volume: Volume | None = None,
+    skip: frozenset[str] = frozenset(),
 ) -> Tally:
     """Count failures per item (and per half) of one bundle, as decided by ``volume``'s
-    reference rater set (the grader when ``volume`` is None or declares no scoring)."""
+    reference rater set (the grader when ``volume`` is None or declares no scoring);
+    items in ``skip`` (rubric items) keep no counts."""
     tally = _new_tally(bundle.slug, len(index), halves)
     decide = decider(bundle, volume)
     for v in bundle.verdicts:
         pos = index.get(v.key.item)
-        if pos is None:
+        if pos is None or v.key.item in skip:
             continue
         tally.draws += 1
         if v.verdict == "lost":
@@ -164,9 +172,10 @@ def tally_volume(data: VolumeData) -> VolumeTally:
     """Tallies of every bundle of a loaded volume."""
     items = data.bank.active_items(data.volume.bank_version)
     out = VolumeTally(items=items, index={m.id: n for n, m in enumerate(items)})
+    scored = rubric_items(data.volume, items)
     for ref in data.volume.candidates:
         bundle = data.bundles[data.slug_of(ref)]
         out.tallies[bundle.slug] = tally_bundle(
-            bundle, out.index, list(data.volume.protocol.halves), data.volume
+            bundle, out.index, list(data.volume.protocol.halves), data.volume, scored
         )
     return out

@@ -22,6 +22,7 @@ from generator.figures.builder import (
 )
 from generator.figures.context import FigureContext
 from generator.figures.jury import jury_figures, leniency_figure
+from generator.figures.rubric import rubric_figures
 from generator.figures.tally import Tally
 from generator.models.figures import Param, Source
 from generator.models.volume import CandidateRef
@@ -73,6 +74,8 @@ class VolumeFigures:
         self.sources_for = self.ctx.sources_for
         self._rates: list[_RateJob] = []
         self._splits: list[_SplitJob] = []
+        self._absent: list[str] = []
+        """Rates with no item to average over (e.g. Tier 0 of a bank without Tier 0 items)."""
 
     # -- rates ---------------------------------------------------------------------------
 
@@ -93,6 +96,7 @@ class VolumeFigures:
         n_all = t.n if n is None else n
         use = mask & (n_all > 0)
         if not use.any():
+            self._absent.append(fid)
             return
         job = _RateJob(fid, label, k_all[use], n_all[use], wide, sources, core_of)
         self._rates.append(job)
@@ -147,7 +151,28 @@ class VolumeFigures:
         self._register_rates(core_rates)
         self._register_splits()
         self._split_half_absence()
+        self._rate_absence()
         return core_rates
+
+    def _rate_absence(self) -> None:
+        """Say which rates are absent because no item of theirs has a decided draw (a bank
+        without Tier 0 items has no Tier 0 rate); registered only then, so a volume where
+        every rate exists keeps the registry it had."""
+        if not self._absent:
+            return
+        self.reg.count(
+            f"{self.vid}/rates/absent",
+            "Rates absent because none of their items has a decided draw",
+            len(self._absent),
+            self.sources_for(*self.data.bundles.values()),
+            detail={
+                "statement": (
+                    "Some rates are absent: none of their items has a decided draw (the "
+                    "bank has no such items, or the reference rater set decided none)."
+                ),
+                "absent": sorted(self._absent),
+            },
+        )
 
     def _split_half_absence(self) -> None:
         """Say why split-half figures are absent when the protocol has not two halves.
@@ -300,6 +325,7 @@ class VolumeFigures:
     def compute(self) -> FigureSet:
         """Every figure of the volume, in a fixed order."""
         core = self.candidates()
+        rubric_figures(self.ctx)
         rank_figures(self.ctx, core)
         jury_figures(self.ctx)
         bank_health_figures(self.ctx)

@@ -214,15 +214,15 @@ def check(ctx: GateContext) -> GateResult:
     ratings: list[tuple[str | None, ...]] = []
     category = categories(ctx.data)
     labels.check_reference_fraction(ctx, out)
-    for known in map(partial(_known_items, category), ctx.bundles()):
-        labels.check_reference(ctx, known, out)
-        bundle = labels.independent_only(ctx, known)
+    for bundle in map(partial(_known_items, category), ctx.bundles()):
+        labels.check_reference(ctx, bundle, out)
         path = ctx.shown(bundle, "panel.jsonl")
         sample = reproduce_sample(ctx.data, bundle)
-        votes = _tally(bundle)
+        votes = _tally(bundle)  # the adjudication seat's votes too: it votes on the sample
         _missing_draws(out, path, sample, votes)
         _outside_sample(out, path, sample, votes)
         _votes_per_draw(out, path, bundle, votes)
         _stratum_coverage(out, path, sample, votes, category)
-        ratings.extend(r.votes for r in rated_draws(ctx.data, bundle))
+        independent = labels.independent_only(ctx, bundle)
+        ratings.extend(r.votes for r in rated_draws(ctx.data, independent))
     return out.result(notes=_ac1_floor(ctx, out, ratings))

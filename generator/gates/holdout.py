@@ -54,6 +54,7 @@ from generator.models.bank import BankItem, PatternCheck
 from generator.models.records import PrivateResponse
 from generator.store.jsonl import Bounds, Problems, iter_jsonl
 from generator.store.paths import SITE, SITE_SRC, TOOL_DIRS
+from generator.words import counted
 
 NAME = "holdout"
 SKIP_DIRS = TOOL_DIRS
@@ -71,7 +72,7 @@ def secrets(ctx: GateContext, problems: Problems) -> Iterator[Secret]:
     """
     for item in sorted(ctx.data.bank.private.values(), key=lambda i: i.id):
         yield Secret(f"item:{item.id}", "prompt", item.prompt_text())
-        yield Secret(f"item:{item.id}/criterion", "prompt", item.pass_criterion)
+        yield Secret(f"item:{item.id}/criterion", "prompt", item.criterion_text())
     for path in _response_files(ctx):
         for _, rec in iter_jsonl(path, PrivateResponse, str(path), problems, Bounds()):
             key = f"draw:{rec.volume}/{rec.candidate}/{rec.item}/{rec.half}/{rec.draw}"
@@ -99,7 +100,7 @@ def _public_texts(item: BankItem) -> list[str]:
     """A public item's own texts: prompt, pass criterion, check patterns."""
     check = item.check
     patterns = [*check.required, *check.forbidden] if isinstance(check, PatternCheck) else []
-    return [item.prompt_text(), item.pass_criterion, *patterns]
+    return [item.prompt_text(), item.criterion_text(), *patterns]
 
 
 def secrets_key(ctx: GateContext, config: LeakConfig) -> str:
@@ -113,7 +114,7 @@ def secrets_key(ctx: GateContext, config: LeakConfig) -> str:
         "leak-secrets",
         repr(astuple(config)),
         f"python={sys.version} unidata={unicodedata.unidata_version} {UNICODE_DATA}",
-        (f"{i.id}\0{i.prompt_text()}\0{i.pass_criterion}" for i in private),
+        (f"{i.id}\0{i.prompt_text()}\0{i.criterion_text()}" for i in private),
         (
             f"{p.relative_to(ctx.layout.private).as_posix()}={sha256_file(p)}"
             for p in _response_files(ctx)
@@ -206,12 +207,12 @@ def _republished(ctx: GateContext, config: LeakConfig, out: Findings) -> None:
     held = [
         Secret(f"item:{item.id}", "prompt", text)
         for item in sorted(bank.private.values(), key=lambda i: i.id)
-        for text in (item.prompt_text(), item.pass_criterion)
+        for text in (item.prompt_text(), item.criterion_text())
     ]
     public = sorted(bank.public.values(), key=lambda i: i.id)
     shown = ctx.layout.rel(ctx.layout.public_items)
     lines = _line_of(ctx) if bank.public and ctx.layout.public_items.is_file() else {}
-    texts = [f"{i.prompt_text()}\n\n{i.pass_criterion}" for i in public]
+    texts = [f"{i.prompt_text()}\n\n{i.criterion_text()}" for i in public]
     for item, leaks in zip(public, copied(held, texts, config), strict=True):
         found: dict[str, Leak] = {}
         for leak in leaks:
@@ -303,7 +304,7 @@ def leak_scan(ctx: GateContext) -> tuple[list[Problem], list[str], list[cache.En
 
     unscannable = summary if summary is not None else len(index().unscannable)
     if unscannable:
-        notes.append(f"{unscannable} held-out text(s) too short to scan for leaks")
+        notes.append(f"{counted(unscannable, 'held-out text')} too short to scan for leaks")
     refused: list[Unscannable] = []
     found = scan_paths(
         index,

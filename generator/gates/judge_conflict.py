@@ -27,6 +27,7 @@ from generator.jury import (
 from generator.models.bundle import Candidate
 from generator.models.raters import ModelRater
 from generator.store.rowtypes import BundleData
+from generator.words import counted
 
 NAME = "judge-conflict"
 
@@ -190,7 +191,7 @@ def _records_not_run(ctx: GateContext, bundle: BundleData, out: Findings) -> Non
         "qualification-not-run",
         ctx.shown(bundle, "qualification.jsonl"),
         first.line,
-        f"{len(bundle.qualification)} qualification record(s), but the volume declares "
+        f"{counted(len(bundle.qualification), 'qualification record')}, but the volume declares "
         "qualification not run",
         "declare jury.qualification with status required and its probes, or leave "
         "qualification.jsonl empty",

@@ -21,6 +21,7 @@ from pydantic import ValidationError
 from generator.gates.base import Findings, GateContext
 from generator.gates.locate import line_of
 from generator.models.scoring import Scoring
+from generator.rubric import rubric_members
 from generator.scoring import (
     VERDICT_OF,
     VOTE_OF,
@@ -81,8 +82,10 @@ def check_groups(ctx: GateContext, out: Findings) -> None:
 
 
 def _coverage(ctx: GateContext, out: Findings, scoring: Scoring) -> None:
-    """Every Tier 1 item is scored by exactly one group's rule."""
-    judged_items = [m for m in ctx.items.values() if m.tier == 1]
+    """Every Tier 1 item is scored by exactly one group's rule (rubric items by their
+    rubric group instead)."""
+    rubric = rubric_members(scoring, ctx.items.values())
+    judged_items = [m for m in ctx.items.values() if m.tier == 1 and m.id not in rubric]
     members = group_members(scoring, judged_items)
     line = line_of(ctx.layout.volume_file(ctx.data.volume.id), ["scoring", "groups"])
     twice = [f"{i} ({', '.join(g)})" for i, g in sorted(members.items()) if len(g) > 1]
@@ -150,18 +153,25 @@ def _label_problem(
     return None
 
 
-def check_labels(ctx: GateContext, bundle: BundleData, rules: LabelRules, out: Findings) -> None:
-    """Every judged verdict's and every vote's label against the rule of its item's group."""
+def check_labels(
+    ctx: GateContext,
+    bundle: BundleData,
+    rules: LabelRules,
+    out: Findings,
+    rubric_items: frozenset[str] = frozenset(),
+) -> None:
+    """Every judged verdict's and every vote's label against the rule of its item's group
+    (rubric items, scored by their rubric and voted pass/fail on safety, have no labels)."""
     path = ctx.shown(bundle, "verdicts.jsonl")
     for v in bundle.verdicts:
-        if v.key.item not in ctx.items or not judged(v):
+        if v.key.item not in ctx.items or not judged(v) or v.key.item in rubric_items:
             continue
         found = _label_problem(rules, v.key.item, v.label, v.verdict, "verdict")
         if found is not None:
             out.add(found[0], path, v.line, f"{_draw(v.key)}: {found[1]}", found[2])
     path = ctx.shown(bundle, "panel.jsonl")
     for p in bundle.panel:
-        if p.key.item not in ctx.items:
+        if p.key.item not in ctx.items or p.key.item in rubric_items:
             continue
         found = _label_problem(rules, p.key.item, p.label, p.vote, "vote")
         if found is not None:
@@ -169,17 +179,21 @@ def check_labels(ctx: GateContext, bundle: BundleData, rules: LabelRules, out: F
 
 
 def check_reference_fraction(ctx: GateContext, out: Findings) -> None:
-    """A panel-majority reference needs the panel to re-grade every judged draw."""
+    """A panel-majority or adjudication reference needs the panel to re-grade every
+    judged draw (an adjudication settles the panel seats' labels, so it decides only the
+    draws they re-grade)."""
     volume = ctx.data.volume
     fraction = volume.thresholds.panel_sample_fraction
-    if volume.scoring_or_default().reference == "panel-majority" and fraction < 1:
+    reference = volume.scoring_or_default().reference
+    if reference != "grader" and fraction < 1:
+        who = "the panel majority" if reference == "panel-majority" else "the adjudication seat"
         out.add(
             "reference-fraction",
             ctx.volume_file,
             line_of(ctx.layout.volume_file(volume.id), ["scoring", "reference"]),
-            f"scoring.reference is panel-majority but thresholds.panel_sample_fraction is "
-            f"{fraction}: the panel majority can decide only the draws the panel re-grades",
-            "pre-register panel_sample_fraction: 1 with the panel as the reference, or "
+            f"scoring.reference is {reference} but thresholds.panel_sample_fraction is "
+            f"{fraction}: {who} can decide only the draws the panel re-grades",
+            f"pre-register panel_sample_fraction: 1 with {who} as the reference, or "
             "scoring.reference: grader",
         )
 
@@ -197,10 +211,11 @@ def check_reference(ctx: GateContext, bundle: BundleData, out: Findings) -> None
     keys = [v.key for v in bundle.verdicts if v.key.item in ctx.items and judged(v)]
     missing = [_draw(k) for k in keys if not counts[k]]
     path = ctx.shown(bundle, "panel.jsonl")
+    seat = ", ".join(seats)
     whose = (
         "panel votes"
         if scoring.reference == "panel-majority"
-        else f"label from the adjudication seat {scoring.adjudication}"
+        else f"label from the adjudication seat {seat}"
     )
     if missing:
         out.add(
@@ -218,7 +233,7 @@ def check_reference(ctx: GateContext, bundle: BundleData, out: Findings) -> None
             "reference-duplicate",
             path,
             None,
-            f"the adjudication seat {scoring.adjudication} labels {len(twice)} draw(s) more "
+            f"the adjudication seat {seat} labels {len(twice)} draw(s) more "
             f"than once: {_listed(twice)}",
             "one adjudicated label per draw",
         )

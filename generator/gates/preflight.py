@@ -6,15 +6,17 @@ exactly once, nothing unknown or duplicated; every draw has exactly one verdict 
 item's tier; Tier 0 verdicts agree with re-running the item's mechanical check; lost
 draws and "lost" verdicts go together; every rater label is declared and the pass/fail
 recorded beside it is what the pre-registered rule of its item group derives
-(``generator.gates.labels``). Why: a rate over an incomplete or padded schedule
-is not the rate of the protocol that was pre-registered.
+(``generator.gates.labels``); rubric items' verdicts grade every line of their rubric
+exactly once with evidence (``generator.gates.rubric``). Why: a rate over an incomplete
+or padded schedule is not the rate of the protocol that was pre-registered.
 """
 
 from __future__ import annotations
 
-from generator.gates import labels
+from generator.gates import labels, rubric
 from generator.gates.base import Findings, GateContext, GateResult
 from generator.store.rowtypes import BundleData, DrawKey
+from generator.words import counted
 
 NAME = "preflight"
 LISTED = 5
@@ -67,7 +69,7 @@ def _schedule(ctx: GateContext, bundle: BundleData, out: Findings) -> None:
             "missing-draw",
             path,
             None,
-            f"{len(missing)} scheduled draw(s) missing: {shown}{more}",
+            f"{counted(len(missing), 'scheduled draw')} missing: {shown}{more}",
             "every item × half × draw must be run exactly once (a lost draw is recorded, "
             "not dropped)",
         )
@@ -123,7 +125,7 @@ def _verdicts(ctx: GateContext, bundle: BundleData, out: Findings) -> None:
             "missing-verdict",
             path,
             None,
-            f"{len(missing)} draw(s) without a verdict: {shown}{more}",
+            f"{counted(len(missing), 'draw')} without a verdict: {shown}{more}",
         )
 
 
@@ -167,10 +169,13 @@ def check(ctx: GateContext) -> GateResult:
     out = Findings(NAME)
     out.extend(ctx.data.problems)
     labels.check_groups(ctx, out)
+    rubric.check_groups(ctx, out)
     rules = labels.rules_of(ctx)
+    scored = rubric.scored_items(ctx)
     for bundle in ctx.bundles():
         _manifest(ctx, bundle, out)
         _schedule(ctx, bundle, out)
         _verdicts(ctx, bundle, out)
-        labels.check_labels(ctx, bundle, rules, out)
+        labels.check_labels(ctx, bundle, rules, out, scored)
+        rubric.check_verdicts(ctx, bundle, scored, out)
     return out.result()

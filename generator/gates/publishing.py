@@ -64,8 +64,8 @@ def check(ctx: GateContext) -> GateResult:
             out.add("no-commit", ".", None, "the repository has no commit yet")
         else:
             notes.append(f"inputs commit {head}")
-    _recompute(ctx, out)
-    return out.result(notes=notes)
+    pending = _recompute(ctx, out)
+    return out.result(notes=notes, pending=pending)
 
 
 def check_outputs(ctx: GateContext) -> GateResult:
@@ -104,14 +104,21 @@ def _citations(ctx: GateContext, out: Findings) -> None:
     out.extend(lint_pages(ctx.layout))
 
 
-def _recompute(ctx: GateContext, out: Findings) -> None:
+def _recompute(ctx: GateContext, out: Findings) -> list[str]:
+    """Every registered figure of the volume recomputes; returns what is pending (a
+    volume never published and never figured: ``publish`` computes its figures)."""
     volume = ctx.data.volume.id
+    never_published = not ctx.layout.release_file(volume).exists()
+    if never_published and not ctx.layout.figures_registry.exists():
+        return [f"figures: none computed for {volume} yet (publish computes them)"]
     try:
         registered = figures.load_registry(ctx.layout).figures
     except ProbepressError as exc:
         out.add("registry", "figures/figures.json", None, exc.render(3))
-        return
+        return []
     if not any(k.startswith(f"{volume}/") for k in registered):
+        if never_published:
+            return [f"figures: none computed for {volume} yet (publish computes them)"]
         out.add(
             "no-figures",
             FIGURES_REGISTRY,
@@ -119,7 +126,7 @@ def _recompute(ctx: GateContext, out: Findings) -> None:
             f"no figures of {volume} are registered",
             f"run `probepress figures {volume}`",
         )
-        return
+        return []
     for mismatch in figures.verify(ctx.layout, volume, data=ctx.data, loaded=ctx.volumes):
         out.add(
             "figure-mismatch",
@@ -128,6 +135,7 @@ def _recompute(ctx: GateContext, out: Findings) -> None:
             f"{mismatch.path}: {mismatch.message}",
             f"recompute with `probepress figures {volume}` (and review why it changed)",
         )
+    return []
 
 
 def _archive(ctx: GateContext, out: Findings) -> None:

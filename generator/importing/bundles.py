@@ -5,7 +5,8 @@ Inspect AI or lm-evaluation-harness reader) into ``bundles/<volume>/<slug>/``: t
 verdicts, panel votes and qualification lines, and ``bundle.json`` with the SHA-256 and
 size of each. Held-out responses go to the private store with keyed commitments in the
 draws. Every problem of every row is collected first; nothing is written unless all rows
-are valid, and an existing bundle (or private response file) is refused, never replaced.
+are valid, an existing bundle (or private response file) is refused, never replaced, and
+the bundles of one import are written all or none (``generator.importing.seal``).
 """
 
 from __future__ import annotations
@@ -18,13 +19,13 @@ from typing import Any, NamedTuple
 
 from pydantic import ValidationError
 
-from generator import commitments
+from generator import commitments, journal
 from generator.errors import InputError
 from generator.importing import draws as rowlines
-from generator.importing.inputs import BundleInputs, CandidateRun
-from generator.importing.labels import LabelMap
+from generator.importing.inputs import BundleInputs
+from generator.importing.labels import LabelMap, Reading, Scorer
 from generator.importing.rows import RecordRow
-from generator.importing.seal import Build, bundle_files, qualification_problems, seal
+from generator.importing.seal import Build, Sealed, qualification_problems, seal_all, sealed
 from generator.models import Volume
 from generator.sampling import Eligible, panel_sample
 from generator.store.bank import Bank, load_bank, load_private_items, require
@@ -83,22 +84,9 @@ def read_inputs(
     return volume, bank
 
 
-def _seats(volume: Volume, run: CandidateRun) -> rowlines.Seats:
-    """The jury seated for a candidate: the volume's, with each recusal's reserve."""
-    families = {j.key: j.family for j in volume.jury.members()}
-    grader = volume.jury.grader.key
-    panel = [j.key for j in volume.jury.panel]
-    for recusal in run.recusals:
-        if recusal.seat == "grader" and recusal.judge == grader:
-            grader = recusal.reserve
-        elif recusal.seat == "panel" and recusal.judge in panel:
-            panel[panel.index(recusal.judge)] = recusal.reserve
-    return rowlines.Seats(grader, {key: families.get(key) for key in panel})
-
-
 def _row_lines(
     build: Build, located: Located, volume: Volume, bank: Bank, ctx: _Context
-) -> tuple[dict[str, str], bool] | None:
+) -> tuple[dict[str, Reading], bool] | None:
     """Add one row's draw and verdict; its panel votes and whether it is eligible."""
     row = located.row
     if row.item not in bank.public and row.item not in bank.heldout:
@@ -114,9 +102,9 @@ def _row_lines(
     if heldout and key is None:
         raise rowlines.RowError("held-out responses need the bank secret in the private store")
     meta = bank.meta(row.item)
-    verdict = rowlines.verdict_line(row, meta, bank.full_item(row.item), build.seats, ctx.labels)
+    verdict = rowlines.verdict_line(row, meta, bank.full_item(row.item), build.seats, ctx.scorer)
     draw, private = rowlines.draw_line(row, rowlines.Bound(volume.id, build.slug, key))
-    votes = rowlines.panel_labels(row, build.seats, ctx.labels) if meta.tier == 1 else {}
+    votes = rowlines.panel_labels(row, build.seats, ctx.scorer) if meta.tier == 1 else {}
     if meta.tier == 0 and build.seats.grader in row.labels:
         build.lines.unused_tier0_labels += 1
     build.lines.draws.append(draw)
@@ -129,7 +117,7 @@ def _row_lines(
 
 @dataclass(frozen=True)
 class _Context:
-    labels: LabelMap
+    scorer: Scorer
     secret: bytes | None
     inputs_shown: str
 
@@ -138,7 +126,7 @@ def _panel(
     build: Build,
     volume: Volume,
     bank: Bank,
-    pending: list[tuple[Located, dict[str, str], dict[str, Any]]],
+    pending: list[tuple[Located, dict[str, Reading], dict[str, Any]]],
     problems: Problems,
 ) -> None:
     """Panel votes on the draws the pre-registered sample selects; labels elsewhere refused."""
@@ -174,15 +162,16 @@ def _panel(
                 "that covers them (`probepress sample` lists the sample)",
             )
             continue
-        for judge, vote in sorted(votes.items()):
+        families = build.seats.voters()
+        for judge, reading in sorted(votes.items()):
             build.lines.panel.append(
                 {
                     "item": v["item"],
                     "half": v["half"],
                     "draw": v["draw"],
                     "judge": judge,
-                    "family": build.seats.panel[judge],
-                    "vote": vote,
+                    "family": families[judge],
+                    **rowlines.vote_fields(reading),
                     "why": why,
                 }
             )
@@ -277,6 +266,8 @@ def _start(
             None,
             "bundle-exists",
             f"held-out responses of {api} are already in the private store",
+            "if the bundle does not exist, an import was killed before moving it into "
+            "place: remove this file, then import again",
         )
         ok = False
     if run is None:
@@ -287,11 +278,11 @@ def _start(
             f"candidates has no entry for {api!r} (family, endpoint, run dates)",
         )
         return None
-    seats = _seats(volume, run)
+    seats = rowlines.seats_for(volume, run)
     humans = {j.key for j in volume.jury.members() if j.family is None}
     missing = [
         j
-        for j in (seats.grader, *seats.panel)
+        for j in (seats.grader, *seats.voters())
         if j not in inputs.jury_endpoints and j not in humans
     ]
     if missing:
@@ -328,7 +319,8 @@ def write_bundles(
     inputs_shown: str = "manifest inputs",
     bounds: Bounds | None = None,
 ) -> BundlesResult:
-    """Write a sealed bundle for every candidate of ``volume`` that ``rows`` name.
+    """Write a sealed bundle for every candidate of ``volume`` that ``rows`` name: all of
+    them or none. An interrupted publish or import is rolled back first (as publish does).
 
     Args:
         layout: The publication root and its private store.
@@ -336,30 +328,36 @@ def write_bundles(
         rows: The draws, as ``RecordRow``s or ``Located`` rows (their file and line are
             named in messages).
         manifest_inputs: The facts the rows do not give (``generator.importing.inputs``).
-        labels: How labels map to pass/fail [default: ``pass``/``fail``].
+        labels: How labels map to pass/fail when the volume declares no label set
+            [default: ``pass``/``fail``]; with declared ``scoring`` the pre-registered
+            rule reads every label (which the verdicts and votes keep) and ``labels``
+            must be None.
         inputs_shown: The manifest inputs' file, as messages name it.
         bounds: Reader bounds.
 
-    Returns:
-        What was written.
+    Returns: What was written.
 
     Raises:
         InputError: The volume or bank cannot be read, a row or the inputs are invalid,
             or a bundle already exists; nothing is written.
+        CommitError: An OS error stopped the move into place; no bundle was left.
+        UsageError: ``labels`` given for a volume that declares its label rules.
     """
     bounds = bounds or Bounds()
     located = _located(rows)
+    journal.recover(layout.root)  # as publish does: an interrupted move is rolled back first
     vol, bank = read_inputs(layout, volume, bounds)
     problems = Problems()
     for message in qualification_problems(vol, manifest_inputs, inputs_shown):
         problems.add(inputs_shown, None, "manifest-inputs", message)
     secret = commitments.load_secret(layout) if bank.heldout else None
-    ctx = _Context(labels or LabelMap(), secret, inputs_shown)
+    scorer = Scorer.of(vol, bank.active_items(vol.bank_version), labels)
+    ctx = _Context(scorer, secret, inputs_shown)
     builds = _collect(located, vol, bank, manifest_inputs, ctx, layout, problems)
-    sealed: list[tuple[Build, dict[str, bytes]]] = []
+    ready: list[Sealed] = []
     for build in builds if not problems else []:
         try:
-            sealed.append((build, bundle_files(build, vol, manifest_inputs)))
+            ready.append(sealed(build, vol, manifest_inputs))
         except ValidationError as exc:
             problems.add(
                 layout.rel(layout.bundle_dir(volume, build.slug)),
@@ -369,6 +367,5 @@ def write_bundles(
             )
     if problems:
         raise InputError(f"cannot import into {volume}; nothing was written:", problems.items)
-    for build, files in sealed:
-        seal(layout, volume, build, files)
-    return _result(layout, vol, [b for b, _ in sealed])
+    seal_all(layout, volume, ready)
+    return _result(layout, vol, builds)

@@ -3,7 +3,9 @@
 A held-out item's response never enters a line: the draw carries its keyed commitment
 and the text goes to the private store's record; no evidence quote is kept for it.
 A Tier 0 item is decided by its mechanical check (``generator.tier0``), never by a label;
-a Tier 1 item by the seated grader's label, mapped by ``labels.label_outcome``.
+a Tier 1 item by the seated grader's label, read by ``labels.Scorer`` (the volume's
+pre-registered rule, the label kept in the line; or the command line's map). Panel seats'
+and the adjudication seat's labels become panel votes the same way.
 """
 
 from __future__ import annotations
@@ -12,10 +14,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generator import commitments
-from generator.importing.labels import LabelMap, label_outcome
+from generator.importing.inputs import CandidateRun
+from generator.importing.labels import LabelError, Reading, Scorer
 from generator.importing.rows import RecordRow
 from generator.models.bank import BankItem, ItemMeta
 from generator.models.records import LOST_STATUSES
+from generator.models.volume import Volume
+from generator.scoring import VERDICT_OF, VOTE_OF
 from generator.tier0 import run_check
 
 
@@ -30,9 +35,46 @@ class Seats:
     grader: str
     panel: dict[str, str | None]
     """Panel rater key (API string or human id) -> family (None for a human)."""
+    adjudicator: dict[str, str | None] = field(default_factory=dict)
+    """The adjudication seat's key -> family, when the volume declares one (its labels are
+    panel votes of that seat, never an independent rating)."""
+    adjudicates: tuple[str, ...] = ()
+    """The seated panel keys the adjudication settles."""
+
+    def voters(self) -> dict[str, str | None]:
+        """Every seat whose labels are panel votes: the panel, then the adjudicator."""
+        return {**self.panel, **self.adjudicator}
 
     def describe(self) -> str:
-        return f"grader {self.grader}; panel {', '.join(self.panel)}"
+        adjudication = f"; adjudication {', '.join(self.adjudicator)}" if self.adjudicator else ""
+        return f"grader {self.grader}; panel {', '.join(self.panel)}{adjudication}"
+
+
+def seats_for(volume: Volume, run: CandidateRun) -> Seats:
+    """The jury seated for a candidate: the volume's, with each recusal's reserve (the
+    adjudication then settles the reserve in place of a recused panel seat)."""
+    jury = volume.jury
+    families = {j.key: j.family for j in jury.members()}
+    grader = jury.grader.key
+    panel = [j.key for j in jury.panel]
+    adjudicator = jury.adjudication.rater.key if jury.adjudication is not None else None
+    replaced: dict[str, str] = {}
+    for recusal in run.recusals:
+        if recusal.seat == "grader" and recusal.judge == grader:
+            grader = recusal.reserve
+        elif recusal.seat == "panel" and recusal.judge in panel:
+            panel[panel.index(recusal.judge)] = recusal.reserve
+            replaced[recusal.judge] = recusal.reserve
+        elif recusal.seat == "adjudication" and recusal.judge == adjudicator:
+            adjudicator = recusal.reserve
+    if adjudicator is None or jury.adjudication is None:
+        return Seats(grader, {key: families.get(key) for key in panel})
+    return Seats(
+        grader,
+        {key: families.get(key) for key in panel},
+        {adjudicator: families.get(adjudicator)},
+        tuple(replaced.get(k, k) for k in jury.adjudication.adjudicates),
+    )
 
 
 @dataclass
@@ -98,8 +140,15 @@ def draw_line(row: RecordRow, where: Bound) -> tuple[dict[str, Any], dict[str, A
     return line, private
 
 
+def _read(scorer: Scorer, item: str, rater: str, label: str) -> Reading:
+    try:
+        return scorer.read(item, rater, label)
+    except LabelError as exc:
+        raise RowError(str(exc)) from None
+
+
 def verdict_line(
-    row: RecordRow, meta: ItemMeta, full: BankItem | None, seats: Seats, labels: LabelMap
+    row: RecordRow, meta: ItemMeta, full: BankItem | None, seats: Seats, scorer: Scorer
 ) -> dict[str, Any]:
     # ``full`` is None for a held-out item whose text is not loaded; ``meta`` is then its
     # index entry (a held-out item's evidence quote is never kept).
@@ -120,40 +169,39 @@ def verdict_line(
     label = row.labels.get(seats.grader)
     if label is None:
         raise RowError(f"no label from the grader {seats.grader} (column label:{seats.grader})")
-    outcome = label_outcome(label, labels)
-    if outcome is None:
-        raise RowError(unmapped(seats.grader, label, labels))
+    reading = _read(scorer, row.item, seats.grader, label)
     line["grader"] = seats.grader
-    line["verdict"] = "grader_refused" if outcome == "refused" else outcome
+    line["verdict"] = VERDICT_OF[reading.outcome]
+    if reading.label is not None:
+        line["label"] = reading.label
     evidence = row.evidence.get(seats.grader)
     if evidence is not None and isinstance(meta, BankItem):
         line["evidence"] = evidence
     return line
 
 
-def panel_labels(row: RecordRow, seats: Seats, labels: LabelMap) -> dict[str, str]:
-    """Each seated panel judge's vote on the row (``pass``/``fail``/``refused``).
+def panel_labels(row: RecordRow, seats: Seats, scorer: Scorer) -> dict[str, Reading]:
+    """Each seated panel judge's and the adjudicator's reading of the row (the vote is
+    ``VOTE_OF[reading.outcome]``).
 
     Raises:
-        RowError: A label comes from nobody seated, or the map does not know it.
+        RowError: A label comes from nobody seated, or cannot be read.
     """
-    votes: dict[str, str] = {}
+    votes: dict[str, Reading] = {}
+    voters = seats.voters()
     for rater, label in sorted(row.labels.items()):
         if rater == seats.grader:
             continue
-        if rater not in seats.panel:
+        if rater not in voters:
             message = f"label:{rater} comes from nobody seated on this candidate's jury"
             raise RowError(f"{message} ({seats.describe()})")
-        outcome = label_outcome(label, labels)
-        if outcome is None:
-            raise RowError(unmapped(rater, label, labels))
-        votes[rater] = outcome
+        votes[rater] = _read(scorer, row.item, rater, label)
     return votes
 
 
-def unmapped(rater: str, label: str, labels: LabelMap) -> str:
-    """The message for a label the map does not know."""
-    return (
-        f"label:{rater} is {label!r}, which --pass-label/--fail-label/--refused-label do not "
-        f"map ({labels.describe()})"
-    )
+def vote_fields(reading: Reading) -> dict[str, str]:
+    """A panel vote's ``vote`` and (when kept) ``label``."""
+    fields = {"vote": VOTE_OF[reading.outcome]}
+    if reading.label is not None:
+        fields["label"] = reading.label
+    return fields

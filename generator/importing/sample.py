@@ -4,8 +4,8 @@ The panel sample is pre-registered: its seed and fraction are in ``volume.yaml``
 agreement gate reproduces it (``generator.sampling``). It depends only on which draws the
 grader judged, which it flagged borderline and which it refused, so it can be listed
 from the bundles already imported, or from a records file before import (its grader
-labels mapped by the same ``LabelMap``), so the panel can run before the bundles are
-sealed.
+labels read by the same ``Scorer`` as the import), so the panel can run before the
+bundles are sealed.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from generator.canonical import dumps_line
 from generator.errors import InputError
 from generator.importing.bundles import Located, read_inputs
-from generator.importing.labels import LabelMap, label_outcome
+from generator.importing.labels import LabelError, LabelMap, Scorer
 from generator.models.records import LOST_STATUSES, Verdict
 from generator.models.volume import Volume
 from generator.sampling import Eligible, panel_sample
@@ -42,12 +42,15 @@ class SampledDraw:
     why: str
     """``stratified``, ``borderline`` or ``grader_refused``."""
     judges: str
-    """The volume's panel judges who vote on it, space-separated."""
+    """The volume's panel judges who vote on it, then its adjudication seat when it
+    declares one, space-separated."""
 
 
 def _select(volume: Volume, bank: Bank, eligible: dict[str, list[Eligible]]) -> list[SampledDraw]:
     t = volume.thresholds
-    judges = " ".join(j.key for j in volume.jury.panel)
+    adjudication = volume.jury.adjudication
+    voters = [j.key for j in volume.jury.panel]
+    judges = " ".join([*voters, *([adjudication.rater.key] if adjudication else [])])
     out = []
     for api in sorted(eligible):
         sample = panel_sample(
@@ -103,7 +106,11 @@ def sample_from_bundles(
 
 
 def sample_from_rows(
-    layout: Layout, volume: str, rows: list[Located], labels: LabelMap, bounds: Bounds | None = None
+    layout: Layout,
+    volume: str,
+    rows: list[Located],
+    labels: LabelMap | None,
+    bounds: Bounds | None = None,
 ) -> list[SampledDraw]:
     """The panel sample the rows' grader labels imply, before any bundle is written.
 
@@ -113,6 +120,7 @@ def sample_from_rows(
     """
     vol, bank = read_inputs(layout, volume, bounds or Bounds(), private=False)
     grader = vol.jury.grader.key
+    scorer = Scorer.of(vol, bank.active_items(vol.bank_version), labels)
     problems = Problems()
     eligible: dict[str, list[Eligible]] = defaultdict(list)
     for path, line, row in rows:
@@ -122,14 +130,17 @@ def sample_from_rows(
         meta = bank.meta(row.item)
         if meta.tier != 1 or row.status in LOST_STATUSES:
             continue
-        outcome = label_outcome(row.labels.get(grader, ""), labels)
-        if outcome is None:
-            problems.add(path, line, "row", f"no usable label from the grader {grader}")
+        label = row.labels.get(grader)
+        if label is None:
+            problems.add(path, line, "row", f"no label from the grader {grader}")
+            continue
+        try:
+            refused = scorer.read(row.item, grader, label).outcome == "refused"
+        except LabelError as exc:
+            problems.add(path, line, "row", str(exc))
             continue
         eligible[row.candidate].append(
-            Eligible(
-                row.item, row.half, row.draw, meta.category, row.borderline, outcome == "refused"
-            )
+            Eligible(row.item, row.half, row.draw, meta.category, row.borderline, refused)
         )
     if problems:
         raise InputError(f"cannot list the panel sample of {volume}:", problems.items)

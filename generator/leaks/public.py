@@ -74,7 +74,10 @@ class PublicTexts:
                     row = json.loads(line)
                 except ValueError:
                     continue
-                if not isinstance(row, dict) or row.get("item") not in self.public:
+                # A hostile row may give any JSON as its item (preflight reports it).
+                if not isinstance(row, dict) or not isinstance(row.get("item"), str):
+                    continue
+                if row["item"] not in self.public:
                     continue
                 for name in self.fields:
                     value = row.get(name)

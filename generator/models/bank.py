@@ -10,6 +10,7 @@ from typing import Annotated, ClassVar, Final, Literal
 from pydantic import Field, StringConstraints, model_validator
 
 from generator.models.base import ItemId, Name, Part, Record, Sha256, Slug, VersionId
+from generator.models.rubric import Rubric
 
 Status = Literal["draft", "reviewed", "validated"]
 
@@ -109,8 +110,15 @@ class ItemMeta(Record):
         return self
 
 
+BANK_ITEM_SCHEMA_VERSION = 2
+"""Version 2 adds ``rubric``; version 1 lines (no rubric) still read and are still
+written as version 1, so published bank files keep their bytes."""
+
+
 class BankItem(ItemMeta):
     """A whole probe: one line of a public bank JSONL, or of the private held-out store."""
+
+    supported_schema_version: ClassVar[int] = BANK_ITEM_SCHEMA_VERSION
 
     text_sha256: Sha256
     """SHA-256 of the canonical text (prompt, criterion, check): frozen for core items.
@@ -123,6 +131,17 @@ class BankItem(ItemMeta):
     """What an answer must do to pass, written for a human or a grader."""
     check: Check | None = None
     """Tier 0 only: the mechanical rule that decides pass or fail."""
+    rubric: Rubric | None = None
+    """Tier 1 only, since schema version 2: the lines a grader answers yes or no for,
+    which score the item instead of a single pass or fail (``pass_criterion`` then says
+    in a sentence what the rubric measures). Part of the item's text (hashed, committed,
+    held out like the criterion)."""
+
+    def criterion_text(self) -> str:
+        """The pass criterion and every rubric line, one per line: the item's graded text
+        (held out like the prompt)."""
+        lines = [] if self.rubric is None else [line.text for line in self.rubric.lines]
+        return "\n".join([self.pass_criterion, *lines])
 
     def prompt_text(self) -> str:
         """The prompt as one text (chat messages' contents, one per line): what the leak
@@ -137,6 +156,10 @@ class BankItem(ItemMeta):
             raise ValueError("a Tier 0 item needs a mechanical check")
         if self.tier == 1 and self.check is not None:
             raise ValueError("a Tier 1 item is graded by a model and takes no check")
+        if self.rubric is not None and self.tier != 1:
+            raise ValueError("a rubric is graded by a model: only Tier 1 items carry one")
+        if self.rubric is not None and self.schema_version < 2:
+            raise ValueError("an item with a rubric is schema_version 2 (write schema_version: 2)")
         return self
 
 

@@ -89,7 +89,8 @@ class SeatedJury(Part):
         listed = sorted(humans & set(self.endpoints))
         if listed:
             raise ValueError(
-                f"endpoints names human rater(s) {', '.join(listed)}; only models have endpoints"
+                f"endpoints names human {'rater' if len(listed) == 1 else 'raters'} "
+                f"{', '.join(listed)}; only models have endpoints"
             )
         return self
 

@@ -10,6 +10,7 @@ from pydantic import Field, StringConstraints
 from generator.models.bank import COMMITMENT_SCHEME, Check, Commitment, Message
 from generator.models.base import ItemId, Part, Record, Slug
 from generator.models.records import MAX_RESPONSE, DrawIndex, Half
+from generator.models.rubric import Rubric
 
 ItemKey = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
 """An item key, 32 bytes as lower-case hex."""
@@ -51,6 +52,8 @@ class Disclosure(Record):
     """Its pass criterion."""
     check: Check | None = None
     """Its mechanical check (Tier 0 items)."""
+    rubric: Rubric | None = None
+    """Its rubric (rubric items), part of the criterion's commitment."""
     prompt_commitment: Commitment
     """The prompt's commitment as published in ``bank/heldout_index.jsonl``."""
     criterion_commitment: Commitment

@@ -46,8 +46,9 @@ class Figure(Part):
     """Stable id, e.g. ``vol-001/<candidate-slug>/core_rate``."""
     label: str
     """What the number is, in a sentence."""
-    kind: Literal["rate", "difference", "count", "agreement", "points", "rank", "share"]
-    """What sort of number it is."""
+    kind: Literal["rate", "difference", "count", "agreement", "points", "rank", "share", "score"]
+    """What sort of number it is (``score``: a mean rubric item score in [0, 1], higher is
+    better, never a failure rate)."""
     value: Decimal
     """The number."""
     precision: int = Field(ge=0, le=12)

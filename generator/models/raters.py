@@ -151,7 +151,8 @@ class Jury(Part):
     families). Schema version 2 and older: exactly three models."""
     adjudication: Adjudication | None = None
     """A seat adjudicating named panel seats (not independent of them: agreement
-    statistics leave it out; since schema version 3)."""
+    statistics leave it out; since schema version 3). Its labels are the reference of the
+    published rates when ``scoring.reference`` is ``adjudication``."""
     reserves: list[Rater] = []
     """Seated in place of a recused grader or judge."""
     qualification: QualificationPolicy | None = None

@@ -70,6 +70,8 @@ def leaderboard_context(inputs: Inputs) -> dict[str, Any]:
             "category_groups": _groups(list(inputs.data.bank.manifest.categories)),
             "split_half": len(inputs.data.volume.protocol.halves) == 2,
             "has_unvalidated": any(f"{c.prefix}/unvalidated_rate" in figures for c in ordered),
+            "has_rubric": any(f"{c.prefix}/rubric/score" in figures for c in ordered),
+            "rubric_groups": inputs.data.volume.scoring_or_default().rubric_groups,
             "declared_conditions": [c for c in ordered if c.ref.conditions is not None],
             "drift": drift,
             "movement": movement,

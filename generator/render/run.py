@@ -32,6 +32,7 @@ from generator.render.pdf import RENDERER, PdfJob, render_pdfs
 from generator.render.provenance import provenance
 from generator.store import Layout, VolumeData, load_volume
 from generator.store.paths import FIGURES_REGISTRY, FINGERPRINT_REGISTRY
+from generator.words import counted
 
 Action = Literal["written", "unchanged", "reused"]
 
@@ -116,9 +117,9 @@ def _reusable(layout: Layout, entry: FrozenFile | None, html_sha: str) -> bool:
 def _refuse(volume: str, diffs: list[tuple[str, str]]) -> None:
     if diffs:
         raise CheckFailed(
-            f"{volume} is published and re-rendering would change {len(diffs)} frozen "
-            "file(s); published files never change (an erratum is a new volume), so "
-            "nothing was written:",
+            f"{volume} is published and re-rendering would change "
+            f"{counted(len(diffs), 'frozen file')}; published files never change (an "
+            "erratum is a new volume), so nothing was written:",
             [
                 Problem(
                     path,

@@ -22,6 +22,7 @@ from generator.errors import InputError, Problem
 from generator.figures import load_registry
 from generator.models.figures import Figure
 from generator.store.paths import FIGURES_REGISTRY, Layout
+from generator.words import counted
 
 CITATION = re.compile(
     r"""\{\{\s*fig\(\s*(["'])(?P<id>[^"'\n]+)\1\s*(?:,\s*(["'])(?P<part>[a-z_]+)\3\s*)?\)\s*\}\}"""
@@ -137,7 +138,9 @@ def resolve(text: str, figures: Mapping[str, Figure], page: str) -> str:
         last = citation.end
     if problems:
         problems.sort(key=lambda p: p.line or 0)
-        raise InputError(f"{page}: {len(problems)} figure citation(s) do not resolve:", problems)
+        raise InputError(
+            f"{page}: {counted(len(problems), 'figure citation')} not resolving:", problems
+        )
     parts.append(text[last:])
     return "".join(parts)
 

@@ -10,6 +10,7 @@ import numpy as np
 import numpy.typing as npt
 
 from generator.stats.errors import StatsError
+from generator.words import counted
 
 FloatArray = npt.NDArray[np.float64]
 ArrayLike = Sequence[int] | Sequence[float] | npt.NDArray[np.int64] | FloatArray
@@ -53,7 +54,7 @@ def as_counts(k: ArrayLike, n: ArrayLike, *, min_items: int, what: str = "rate")
             f"got shapes {k_arr.shape} and {n_arr.shape}"
         )
     if k_arr.size < min_items:
-        raise StatsError(f"{what}: needs at least {min_items} item(s), got {k_arr.size}")
+        raise StatsError(f"{what}: needs at least {counted(min_items, 'item')}, got {k_arr.size}")
     if not (np.all(np.isfinite(k_arr)) and np.all(np.isfinite(n_arr))):
         raise StatsError(f"{what}: counts must be finite numbers")
     if np.any(k_arr != np.round(k_arr)) or np.any(n_arr != np.round(n_arr)):

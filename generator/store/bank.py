@@ -20,17 +20,21 @@ from generator.store.jsonl import Bounds, Problems, iter_jsonl, load_document
 from generator.store.paths import Layout
 
 
-def item_text_sha256(prompt: Any, pass_criterion: str, check: Any) -> str:
-    """SHA-256 of an item's canonical text: what ``text_sha256`` freezes."""
-    return sha256_text(
-        dumps_line({"check": check, "pass_criterion": pass_criterion, "prompt": prompt})
-    )
+def item_text_sha256(prompt: Any, pass_criterion: str, check: Any, rubric: Any = None) -> str:
+    """SHA-256 of an item's canonical text: what ``text_sha256`` freezes (a rubric, as
+    JSON, is part of it when the item has one; an item without keeps its old hash)."""
+    doc: dict[str, Any] = {"check": check, "pass_criterion": pass_criterion, "prompt": prompt}
+    if rubric is not None:
+        doc["rubric"] = rubric
+    return sha256_text(dumps_line(doc))
 
 
 def text_sha256_of(item: BankItem) -> str:
     """Recompute ``text_sha256`` of a full item."""
-    data = item.model_dump(mode="json", include={"prompt", "pass_criterion", "check"})
-    return item_text_sha256(data["prompt"], data["pass_criterion"], data.get("check"))
+    data = item.model_dump(mode="json", include={"prompt", "pass_criterion", "check", "rubric"})
+    return item_text_sha256(
+        data["prompt"], data["pass_criterion"], data.get("check"), data.get("rubric")
+    )
 
 
 @dataclass

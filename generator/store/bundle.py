@@ -21,6 +21,7 @@ from generator.models.records import (
     Qualification,
     Verdict,
 )
+from generator.rubric import marks_of
 from generator.store import rows
 from generator.store.bank import Bank
 from generator.store.jsonl import (
@@ -328,7 +329,18 @@ def _read_file(
         verdicts = bundle.verdicts
         for line, v in iter_jsonl(path, Verdict, shown, problems, bounds, result):
             key = new_key((v.item, v.half, v.draw))
-            row = (line, key, v.tier, v.grader, v.verdict, v.borderline, bool(v.evidence), v.label)
+            marks = None if v.rubric is None else marks_of(v.rubric)
+            row = (
+                line,
+                key,
+                v.tier,
+                v.grader,
+                v.verdict,
+                v.borderline,
+                bool(v.evidence),
+                v.label,
+                marks,
+            )
             verdicts.append(new_verdict(row))
     elif name == "panel.jsonl":
         panel = bundle.panel

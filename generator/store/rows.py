@@ -23,6 +23,7 @@ from typing import Any, NamedTuple
 from generator import cache
 from generator.commitments import SECRET_FILE
 from generator.hashing import sha256_file
+from generator.rubric import marks_from_json
 from generator.store.jsonl import Bounds
 from generator.store.paths import Layout
 
@@ -104,7 +105,7 @@ def restore(
     try:
         data = json.loads(raw)
         lists = data["draws"], data["verdicts"], data["panel"]
-        for found, width in zip(lists, (8, 10, 9), strict=True):
+        for found, width in zip(lists, (8, 11, 9), strict=True):
             if not isinstance(found, list) or any(
                 not isinstance(r, list) or len(r) != width for r in found
             ):
@@ -113,8 +114,18 @@ def restore(
             tuple.__new__(draw_type, (r[0], new_key(r[1:4]), tuple(r[4]), *r[5:]))
             for r in data["draws"]
         ]
+        # Rubric grades (the last field) are rare: no call for the rows without them.
         verdicts: list[Any] = [
-            tuple.__new__(verdict_type, (r[0], new_key(r[1:4]), *r[4:])) for r in data["verdicts"]
+            tuple.__new__(
+                verdict_type,
+                (
+                    r[0],
+                    new_key(r[1:4]),
+                    *r[4:10],
+                    None if r[10] is None else marks_from_json(r[10]),
+                ),
+            )
+            for r in data["verdicts"]
         ]
         panel: list[Any] = [
             tuple.__new__(vote_type, (r[0], new_key(r[1:4]), *r[4:])) for r in data["panel"]

@@ -10,6 +10,7 @@ from typing import NamedTuple
 
 from generator.models.bundle import BundleManifest
 from generator.models.records import Draw, PanelVote, PrivateResponse, Qualification, Verdict
+from generator.rubric import Marks
 from generator.store.paths import Layout
 
 
@@ -44,6 +45,8 @@ class VerdictRow(NamedTuple):
     has_evidence: bool
     label: str | None
     """The grader's own label (None: none recorded)."""
+    rubric: Marks | None
+    """A rubric verdict's line grades and deflection flag (None: not a rubric verdict)."""
 
 
 class PanelRow(NamedTuple):

@@ -170,14 +170,17 @@ def test_every_page_says_which_rater_set_is_the_reference(panel_reference: Path)
 
 
 def test_an_adjudication_seat_decides_and_is_no_independent_vote(root: Path) -> None:
-    """Adjudication labels as votes of a named seat in panel.jsonl (the interface the
-    seat kinds of the jury will declare): they decide every judged draw they label and
-    never enter the panel majority."""
+    """Adjudication labels as votes of the jury's adjudication seat in panel.jsonl: they
+    decide every judged draw they label and never enter the panel majority."""
     seat = "adjudicator-1"
-    edit_volume(
-        root,
-        lambda doc: doc["scoring"].update(reference="adjudication", adjudication=seat),
-    )
+
+    def adjudicated(doc: dict[str, Any]) -> None:
+        panel = [j["api"] for j in doc["jury"]["panel"]]
+        adjudication = {"rater": {"kind": "human", "id": seat}, "adjudicates": panel[:2]}
+        doc["jury"]["adjudication"] = adjudication
+        doc["scoring"]["reference"] = "adjudication"
+
+    edit_volume(root, adjudicated)
     data = load_volume(Layout.at(root, root / ".private"), VOL)
     volume: Volume = data.volume
     bundle = next(iter(data.bundles.values()))

@@ -84,6 +84,10 @@ def test_table_output_and_single_gate(cli: CliRun, root: Path) -> None:
     assert result.exit_code == 0
     for name in NAMES:
         assert name in result.stdout
+    # The notes --json carries are shown too (issue 17: the table hid them).
+    assert "note: agreement: AC1 = " in result.stderr
+    assert "note: circuit-breaker: " in result.stderr and " draws lost (" in result.stderr
+    assert "held-out texts too short to scan" in result.stderr
     one = cli("gate", "preflight", VOL)
     assert one.exit_code == 0
     assert "preflight" in one.stdout and "holdout" not in one.stdout
@@ -122,7 +126,7 @@ def test_deleted_tier0_draw_fails_preflight_only(cli: CliRun, root: Path) -> Non
         cli,
         root,
         {"preflight"},
-        f"draws.jsonl: 1 scheduled draw(s) missing: {key[0]} {key[1]}{key[2]}",
+        f"draws.jsonl: 1 scheduled draw missing: {key[0]} {key[1]}{key[2]}",
     )
 
 

@@ -14,6 +14,7 @@ import yaml
 
 from generator.models.volume import Volume
 from generator.prereg import volume_preregistration_sha256
+from generator.words import counted
 from tests.conftest import CliRun
 from tests.factories import bundle_dir, edit_json, edit_lines, git_commit_all
 from tests.gates.test_gates import AURORA, BRIGHT, KESTREL, VOL, _check, _expect, _messages
@@ -154,7 +155,7 @@ def test_a_panel_judge_reached_through_a_training_endpoint(cli: CliRun, root: Pa
         root,
         {"holdout"},
         f"bundles/{VOL}/{AURORA}/bundle.json:{_line(manifest, entry)}: {LUMEN} "
-        f"graded {n} held-out draw(s) through an endpoint not declared no-training "
+        f"graded {counted(n, 'held-out draw')} through an endpoint not declared no-training "
         "(demo-gateway / demo-provider-east)",
     )
 
@@ -172,7 +173,7 @@ def test_a_grader_without_a_declared_endpoint(cli: CliRun, root: Path) -> None:
         root,
         {"holdout"},
         f"bundles/{VOL}/{AURORA}/bundle.json:{jury_line}: {GRADER} graded "
-        f"{n} held-out draw(s), but jury.endpoints does not say how it was reached",
+        f"{counted(n, 'held-out draw')}, but jury.endpoints does not say how it was reached",
     )
 
 

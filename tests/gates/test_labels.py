@@ -5,6 +5,7 @@ complete, the scoring unchanged since the results; and bundles without labels st
 from __future__ import annotations
 
 import json
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -201,10 +202,19 @@ def _expect_pass(cli: CliRun, root: Path) -> None:
     assert report["exit_code"] == 0, [_messages(report, g) for g in _failed(report)]
 
 
+def _adjudicated_by(seat: str, doc: dict[str, Any]) -> None:
+    """The jury's adjudication seat ``seat`` (settling the first two panel judges) is the
+    reference."""
+    panel = [j["api"] for j in doc["jury"]["panel"]]
+    adjudication = {"rater": {"kind": "human", "id": seat}, "adjudicates": panel[:2]}
+    doc["jury"]["adjudication"] = adjudication
+    doc["scoring"]["reference"] = "adjudication"
+
+
 def test_an_adjudication_reference_needs_one_label_of_its_seat_per_judged_draw(
     root: Path,
 ) -> None:
-    """Adjudication labels as votes of the named seat (``scoring.adjudication``)."""
+    """Adjudication labels as votes of the jury's adjudication seat (``jury.adjudication``)."""
     from dataclasses import replace
 
     from generator.gates import labels
@@ -213,9 +223,7 @@ def test_an_adjudication_reference_needs_one_label_of_its_seat_per_judged_draw(
     from generator.store.volume import load_volume
 
     seat = "adjudicator-1"
-    edit_volume(
-        root, lambda doc: doc["scoring"].update(reference="adjudication", adjudication=seat)
-    )
+    edit_volume(root, partial(_adjudicated_by, seat))
     ctx = GateContext(load_volume(Layout.at(root, root / ".private"), VOL))
     bundle = ctx.bundles()[0]
     judged = sorted(v.key for v in bundle.verdicts if v.tier == 1 and v.verdict != "lost")
@@ -244,6 +252,13 @@ def test_an_adjudication_reference_needs_one_label_of_its_seat_per_judged_draw(
     ]
     independent = labels.independent_only(ctx, replace(bundle, panel=[*bundle.panel, *votes]))
     assert independent.panel == bundle.panel  # the seat takes no part in agreement
+    # It settles the panel's labels, so it decides only draws the whole panel re-grades.
+    fraction = Findings("agreement")
+    labels.check_reference_fraction(ctx, fraction)
+    assert [f.message for f in fraction.items] == [
+        "scoring.reference is adjudication but thresholds.panel_sample_fraction is 0.20: "
+        "the adjudication seat can decide only the draws the panel re-grades"
+    ]
 
 
 def test_scoring_declared_after_results_of_an_older_format_warns_and_of_v3_fails() -> None:

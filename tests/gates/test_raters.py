@@ -98,7 +98,7 @@ def test_human_panel_rules(cli: CliRun, root: Path) -> None:
     assert _messages(report, "judge-conflict") == [
         f"bundles/{VOL}/{AURORA}/panel.jsonl:{lines + 1}: vote by annotator-9 (human), which "
         "is not a seated panel judge as a human rater",
-        f"bundles/{VOL}/{BRIGHT}/qualification.jsonl:1: 1 qualification record(s), but the "
+        f"bundles/{VOL}/{BRIGHT}/qualification.jsonl:1: 1 qualification record, but the "
         "volume declares qualification not run",
     ]
     draw = f"{twice['item']} {twice['half']}{twice['draw']}"
@@ -128,7 +128,7 @@ def test_a_human_on_the_panel_needs_no_endpoint_and_may_not_have_one(
     assert result.exit_code == 1
     assert (
         f"error: bundles/{VOL}/{AURORA}/bundle.json:{line}: jury: endpoints names human "
-        "rater(s) annotator-1; only models have endpoints [preflight/schema]"
+        "rater annotator-1; only models have endpoints [preflight/schema]"
     ) in result.output, result.output
 
 
@@ -142,7 +142,7 @@ def test_qualification_not_run_with_records_left_in_place(cli: CliRun, root: Pat
     report = _check(cli)
     assert _failed(report) == {"judge-conflict"}
     assert (
-        f"bundles/{VOL}/{AURORA}/qualification.jsonl:1: 24 qualification record(s), but the "
+        f"bundles/{VOL}/{AURORA}/qualification.jsonl:1: 24 qualification records, but the "
         "volume declares qualification not run"
     ) in _messages(report, "judge-conflict")
 

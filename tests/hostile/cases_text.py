@@ -226,7 +226,7 @@ def empty_draws(root: Path) -> Expect:
     directory, shown = where(root, "draws.jsonl")
     edit_bytes(directory, "draws.jsonl", lambda b: b"")
     return Expect(
-        (f"{shown}: 630 scheduled draw(s) missing",),
+        (f"{shown}: 630 scheduled draws missing",),
         code=1,
         args=("gate", "preflight", VOL),
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -40,8 +41,10 @@ def fill_volume(
     halves: list[str] | None = None,
     draws: int = 1,
     probe: str = "case-1",
+    edit: Callable[[dict[str, Any]], None] | None = None,
 ) -> Path:
-    """Fill in the skeleton ``bundles/vol-001/volume.yaml`` and fix its pre-registration."""
+    """Fill in the skeleton ``bundles/vol-001/volume.yaml`` (then ``edit`` it, when given)
+    and fix its pre-registration."""
     path = root / "bundles" / "vol-001" / "volume.yaml"
     data: dict[str, Any] = yaml.safe_load(path.read_text("utf-8"))
     data.update(
@@ -70,7 +73,9 @@ def fill_volume(
         {"api": api, "display_name": name, "role": "candidate", "run_date": "2024-03-15"}
         for api, name in candidates
     ]
-    path.write_text(yaml.safe_dump(data, sort_keys=False), "utf-8")
+    if edit is not None:
+        edit(data)
+    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), "utf-8")
     result = run(root, "prereg", "vol-001", "--write")
     assert result.exit_code == 0, result.output
     return path
@@ -94,3 +99,33 @@ def manifest(path: Path, candidates: list[str], judges: list[str]) -> Path:
     }
     path.write_text(yaml.safe_dump(data, sort_keys=False), "utf-8")
     return path
+
+
+def edit_volume(root: Path, fn: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
+    """Change ``bundles/vol-001/volume.yaml`` through ``fn(doc)`` and fix its
+    pre-registration again (as a maintainer does before any run); return the document."""
+    path = root / "bundles" / "vol-001" / "volume.yaml"
+    data: dict[str, Any] = yaml.safe_load(path.read_text("utf-8"))
+    fn(data)
+    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), "utf-8")
+    result = run(root, "prereg", "vol-001", "--write")
+    assert result.exit_code == 0, result.output
+    return data
+
+
+def human_jury(panel: list[str], adjudicator: str, reason: str, scoring: dict[str, Any]) -> Any:
+    """An edit for ``edit_volume``: human annotators ``panel`` as the panel, the human
+    ``adjudicator`` adjudicating all of them, qualification not run for ``reason``, and
+    ``scoring`` (schema version 3: the version with human raters)."""
+
+    def edit(doc: dict[str, Any]) -> None:
+        doc["schema_version"] = 3
+        doc["jury"]["panel"] = [{"kind": "human", "id": h} for h in panel]
+        doc["jury"]["adjudication"] = {
+            "rater": {"kind": "human", "id": adjudicator},
+            "adjudicates": list(panel),
+        }
+        doc["jury"]["qualification"] = {"status": "not_run", "reason": reason}
+        doc["scoring"] = scoring
+
+    return edit

@@ -141,6 +141,28 @@ def test_demo_scale_out_writes_a_root_of_the_same_kind(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
 
 
+def test_demo_scale_root_holds_items_out_and_passes_check(tmp_path: Path) -> None:
+    from generator.demo.bank import build_bank
+    from generator.demo.spec import EXAMPLE
+    from tests.factories import git_commit_all
+
+    out = tmp_path / "scaled"
+    result = CliRunner().invoke(
+        main, ["demo", "--scale", "candidates=3,items=20", "--out", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    index = (out / "bank" / "heldout_index.jsonl").read_text("utf-8").splitlines()
+    public = (out / "bank" / "public.jsonl").read_text("utf-8").splitlines()
+    example = [d.heldout for d in build_bank(EXAMPLE)[1]]
+    assert len(index) == 20 * sum(example) // len(example) > 0  # the example's proportion
+    assert len(index) + len(public) == 20
+    git_commit_all(out, "inputs")  # the maintainer's steps: commit, figures, commit, check
+    assert run(out, "figures", "vol-001").exit_code == 0
+    git_commit_all(out, "figures")
+    checked = run(out, "check", "vol-001")
+    assert checked.exit_code == 0, checked.output
+
+
 def test_the_packaged_methodology_keeps_the_repository_sections() -> None:
     def headings(text: str) -> list[str]:
         return [line for line in text.splitlines() if line.startswith("#")]

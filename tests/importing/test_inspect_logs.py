@@ -206,7 +206,7 @@ def test_rows_out_writes_records_jsonl_inside_the_root(root: Path) -> None:
     out = root / "imports" / "rows.jsonl"
     result = run_cli(root, "inspect", str(EVAL), "--rows-out", str(out))
     assert result.exit_code == 0, result.stderr
-    assert "wrote" in result.stderr and "10 draws of 5 items from 1 log(s), 4 lost" in result.stderr
+    assert "wrote" in result.stderr and "10 draws of 5 items from 1 log, 4 lost" in result.stderr
     lines = [json.loads(line) for line in out.read_text("utf-8").splitlines()]
     layout = Layout.at(root, root / ".private")
     rows = read_inspect_logs([EVAL], load_bank_for_import(layout, Bounds()), Declared())

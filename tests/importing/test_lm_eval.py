@@ -224,7 +224,7 @@ def test_declared_doc_fields(root: Path, tmp_path: Path) -> None:
     fields = ("--id-field", "probe", "--prompt-field", "question")
     declared = run_cli(root, "lm-eval", str(path), "--candidate", "a", *fields)
     assert declared.exit_code == 0, declared.stderr
-    assert "checked: 4 draws of 4 items from 1 log(s), 0 lost" in declared.stderr
+    assert "checked: 4 draws of 4 items from 1 log, 0 lost" in declared.stderr
 
 
 @settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -252,3 +252,33 @@ def test_any_bytes_give_rows_or_a_refusal(bank: Bank, tmp_path: Path, lines: lis
         assert all(p.path == str(path) for p in exc.problems)
     else:
         assert {r.item for r in rows} <= set(ITEMS)
+
+
+def test_volume_and_manifest_write_the_sealed_bundle_in_one_command(tmp_path: Path) -> None:
+    from tests.importing.factories import fill_volume, init, manifest, run
+
+    root = tmp_path / "root"
+    init(root, "ambiguity", "arithmetic", "false-premises", "sycophancy")
+    items = DATA.parent / "inspect" / "items.jsonl"  # the example's items, as imported
+    assert run(root, "import", "items", str(items)).exit_code == 0
+    panel = [("upper/exact_match", "upper"), ("judge-b", "bb"), ("judge-c", "cc")]
+    fill_volume(
+        root, grader=("none/exact_match", "none"), panel=panel, candidates=[("acme/m-1", "M")]
+    )
+    judges = ["none/exact_match", *(api for api, _ in panel)]
+    inputs = manifest(tmp_path / "manifest.yaml", ["acme/m-1"], judges)
+    args = ["import", "lm-eval", str(PLAIN), "--candidate", "acme/m-1", "--volume", "vol-001"]
+    result = run(
+        root, *args, "--manifest", str(inputs), "--pass-label", "1.0", "--fail-label", "0.0"
+    )
+    assert result.exit_code == 0, result.output
+    assert "vol-001: wrote 1 bundle(s), 4 draws, 3 panel votes" in result.output
+    bundle = root / "bundles" / "vol-001" / "acme-m-1"
+    verdicts = [json.loads(x) for x in (bundle / "verdicts.jsonl").read_text().splitlines()]
+    # none/exact_match is the grader; arith-002 (Tier 0) is decided by its check on "lol".
+    assert [(v["item"], v["verdict"]) for v in verdicts] == [
+        ("ambig-001", "fail"),
+        ("ambig-002", "pass"),
+        ("arith-002", "fail"),
+        ("premise-001", "pass"),
+    ]

@@ -55,21 +55,70 @@ def _error(data: dict[str, Any]) -> str:
             {"labels": ["a"], "groups": [{"id": "g", "rule": {"a": "pass"}}]},
             "Value error, an item group lists either categories or items (exactly one)",
         ),
-        (
-            {"reference": "adjudication"},
-            "Value error, scoring.adjudication names the adjudication seat exactly when "
-            "scoring.reference is adjudication",
-        ),
-        (
-            {"reference": "grader", "adjudication": "adjudicator-1"},
-            "Value error, scoring.adjudication names the adjudication seat exactly when "
-            "scoring.reference is adjudication",
-        ),
+        # The seat is the jury's (jury.adjudication), not named in scoring.
+        ({"reference": "adjudication", "adjudication": "a-1"}, "Extra inputs are not permitted"),
         ({"reference": "majority"}, "Input should be 'grader', 'panel-majority' or 'adjudication'"),
     ],
 )
 def test_a_bad_scoring_is_refused_with_its_reason(data: dict[str, Any], message: str) -> None:
     assert _error(data) == message
+
+
+ADJUDICATION = {
+    "rater": {"kind": "human", "id": "adjudicator-1"},
+    "adjudicates": ["annotator-1", "annotator-2"],
+}
+
+
+def test_an_adjudication_reference_needs_the_jurys_adjudication_seat(
+    root: Path, tmp_path: Path
+) -> None:
+    from generator.store.jsonl import Problems, load_document
+
+    doc = _volume(root)
+    doc["scoring"]["reference"] = "adjudication"
+    with pytest.raises(ValidationError) as info:
+        Volume.model_validate(doc)
+    (error,) = info.value.errors()
+    assert error["loc"] == ("scoring",)
+    assert error["msg"] == (
+        "Value error, reference is adjudication, but the jury declares no adjudication seat: "
+        "declare jury.adjudication (its rater and the panel seats it adjudicates), or choose "
+        "reference grader or panel-majority"
+    )
+    # As a maintainer sees it: the file, the line of scoring, the rule.
+    path = tmp_path / "volume.yaml"
+    path.write_text(yaml.safe_dump(doc, sort_keys=False), "utf-8")
+    problems = Problems()
+    assert load_document(path, Volume, "volume.yaml", problems, 1 << 20) is None
+    # The loader names the line the scoring mapping's content starts on.
+    line = yaml.safe_dump(doc, sort_keys=False).splitlines().index("scoring:") + 2
+    (problem,) = problems.items
+    assert (problem.path, problem.line) == ("volume.yaml", line)
+    assert problem.message.startswith("scoring: reference is adjudication, but the jury")
+    # Seated: the reference is that seat's labels, named on every page.
+    panel = [{"kind": "human", "id": f"annotator-{n}"} for n in (1, 2, 3)]
+    doc["jury"].update(panel=panel, adjudication=ADJUDICATION)
+    volume = Volume.model_validate(doc)
+    assert reference_statement(volume).startswith(
+        "Reference rater set: the adjudication seat adjudicator-1 (human), adjudicating "
+        "annotator-1, annotator-2: its label decides every judged draw"
+    )
+
+
+def test_prereg_refuses_an_adjudication_reference_without_the_seat(root: Path) -> None:
+    from generator.errors import InputError
+    from generator.prereg import volume_preregistration
+    from generator.store import Layout
+
+    path = root / "bundles" / "vol-001" / "volume.yaml"
+    doc = _volume(root)
+    doc["scoring"]["reference"] = "adjudication"
+    path.write_text(yaml.safe_dump(doc, sort_keys=False), "utf-8")
+    with pytest.raises(InputError) as info:
+        volume_preregistration(Layout.at(root, root / ".private"), "vol-001")
+    (problem,) = info.value.problems
+    assert problem.message.startswith("scoring: reference is adjudication, but the jury")
 
 
 def test_the_default_scoring_is_the_identity_on_pass_and_fail(root: Path) -> None:

@@ -60,7 +60,7 @@ def test_changed_output_of_a_published_volume_is_refused_and_nothing_written(
     result = _cli(rendered_copy, "render", VOL)
     assert result.exit_code == 1, result.output
     message = result.stderr
-    assert "vol-001 is published and re-rendering would change 7 frozen file(s)" in message
+    assert "vol-001 is published and re-rendering would change 7 frozen files" in message
     assert "published files never change (an erratum is a new volume)" in message
     for name in ("leaderboard.html", "jury/demo-kestrel-kestrel-chat-3.html"):
         assert f"site_src/volumes/vol-001/{name}: renders to sha256" in message

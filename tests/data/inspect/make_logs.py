@@ -6,7 +6,10 @@ Run from the repository root: ``python tests/data/inspect/make_logs.py``. It run
 - ``probe.eval`` and ``probe.json``: two epochs, errors do not fail the eval, and a
   custom mock output per prompt with token usage, so answers and scores differ;
 - ``probe-failed.json``: one epoch with errors failing the eval (log status ``error``);
-- ``probe-clean.eval``: two epochs of the task without its faults (every draw answered).
+- ``probe-clean.eval``: two epochs of the task without its faults (every draw answered);
+- ``probe-panel.eval``: ``probe-clean.eval`` scored again by ``inspect_ai.score`` with two
+  more scorers appended (``match(location="any")`` and a case-sensitive ``includes``), so
+  it has four: a grader and a panel of three (for the end-to-end publish test).
 """
 
 from __future__ import annotations
@@ -18,7 +21,10 @@ from pathlib import Path
 from typing import Any
 
 from inspect_ai import eval as inspect_eval
+from inspect_ai import score
+from inspect_ai.log import read_eval_log, write_eval_log
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
+from inspect_ai.scorer import includes, match
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -63,8 +69,16 @@ def run(name: str, log_format: str, epochs: int, fail_on_error: bool, faults: bo
         shutil.copyfile(log, HERE / name)
 
 
+def rescore(source: str, name: str) -> None:
+    """``source`` scored again with two more scorers appended (what `inspect score` does)."""
+    log = read_eval_log(str(HERE / source))
+    more = [match(location="any"), includes(ignore_case=False)]
+    write_eval_log(score(log, more, action="append", display="none"), str(HERE / name))
+
+
 if __name__ == "__main__":
     run("probe.eval", "eval", epochs=2, fail_on_error=False)
     run("probe.json", "json", epochs=2, fail_on_error=False)
     run("probe-failed.json", "json", epochs=1, fail_on_error=True)
     run("probe-clean.eval", "eval", epochs=2, fail_on_error=True, faults=False)
+    rescore("probe-clean.eval", "probe-panel.eval")
