@@ -1,6 +1,6 @@
 """The floor: the least any check of a volume must do with its bundles' bytes.
 
-Run: ``.venv/bin/python benchmarks/floor.py ROOT/bundles/vol-001 [--parser json]``
+Run: ``.venv/bin/python benchmarks/floor.py ROOT/bundles/vol-001 [--parser json|fast]``
 
 Reads every file under the given directory once (sorted walk), SHA-256-hashes its bytes
 and JSON-parses every line of every ``.jsonl`` file (and ``bundle.json`` as a whole).
@@ -14,7 +14,12 @@ inside pydantic-core (``model_validate_json``), whose parser is faster than ``js
 ``--parser pydantic-core`` parses with ``pydantic_core.from_json`` instead, for
 comparison (``benchmarks/RESULTS.md`` records both).
 
-Prints one line: ``files bytes lines seconds``. Imports nothing from ``generator``.
+``--parser fast`` is the physical floor of issue 19: the fastest JSON parser installed,
+orjson (a dev dependency), else msgspec, else pydantic-core. Parsing bytes without
+decoding them first is what those parsers are built for, so it is what they are given.
+
+Prints one line: ``files bytes lines seconds parser``. Imports nothing from
+``generator``.
 """
 
 from __future__ import annotations
@@ -29,13 +34,31 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+FAST = ("orjson", "msgspec", "pydantic-core")
+"""The parsers ``--parser fast`` tries, fastest first."""
 
-def _parser(name: str) -> Callable[[bytes], Any]:
+
+def _parser(name: str) -> tuple[str, Callable[[bytes], Any]]:
+    """The parser called ``name`` (``fast``: the first of ``FAST`` installed)."""
     if name == "json":
-        return lambda line: json.loads(line.decode("utf-8"))
+        return name, lambda line: json.loads(line.decode("utf-8"))
+    if name == "fast":
+        for candidate in FAST:
+            try:
+                return _parser(candidate)
+            except ImportError:
+                continue
+    if name == "orjson":
+        import orjson
+
+        return name, orjson.loads
+    if name == "msgspec":
+        import msgspec
+
+        return name, msgspec.json.Decoder().decode
     from pydantic_core import from_json
 
-    return from_json
+    return "pydantic-core", from_json
 
 
 def floor(directory: Path, parse: Callable[[bytes], Any]) -> tuple[int, int, int]:
@@ -62,14 +85,15 @@ def main(argv: list[str] | None = None) -> int:
     """Command-line entry."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("directory", type=Path, help="a volume's bundles: ROOT/bundles/VOLUME")
-    parser.add_argument("--parser", choices=("json", "pydantic-core"), default="json")
+    parser.add_argument("--parser", choices=("json", "fast", *FAST), default="json")
     args = parser.parse_args(argv)
     if not args.directory.is_dir():
         print(f"floor: {args.directory}: no such directory", file=sys.stderr)
         return 2
+    name, parse = _parser(args.parser)
     started = time.perf_counter()
-    files, size, lines = floor(args.directory, _parser(args.parser))
-    print(f"{files} {size} {lines} {time.perf_counter() - started:.3f}")
+    files, size, lines = floor(args.directory, parse)
+    print(f"{files} {size} {lines} {time.perf_counter() - started:.3f} {name}")
     return 0
 
 

@@ -119,30 +119,27 @@ engine jumps from hyphen to hyphen instead of testing a character class everywhe
 _ASCII_HYPHENS = _HyphenRules.of("[A-Za-z0-9]", "-")
 
 
-# Planes and blocks that can hold combining marks: the BMP below the surrogates, the BMP
-# above private use, the supplementary multilingual plane, and variation selectors
-# supplement (plane 14). The rest is surrogates, private use or unassigned.
-_MARK_SPANS = ((0x0300, 0xD7FF), (0xF900, 0x1FFFF), (0xE0100, 0xE01EF))
 _JAMO_SPANS = ((0x1100, 0x11FF), (0xA960, 0xA97F), (0xD7B0, 0xD7FF))
 """Conjoining Hangul jamo: NFKC composes them with the jamo before them."""
 
 
-@cache
-def _marks() -> frozenset[str]:
-    """Every combining mark (built on first use)."""
-    return frozenset(
-        chr(cp)
-        for lo, hi in _MARK_SPANS
-        for cp in range(lo, hi + 1)
-        if unicodedata.category(chr(cp)).startswith("M")
-    )
+_MARKS: set[str] = set()
+"""The combining marks (general category M) among ``_LOOKED_UP``."""
+_LOOKED_UP: set[str] = set()
+"""Every character ``_drop_marks`` has seen (each looked up once per process)."""
 
 
 def _drop_marks(text: str) -> str:
-    """Delete combining marks. Most lines have none after NFKC, and the set of a line's
-    characters is cheap, so the deletion table is built only from the marks present."""
-    present = _marks().intersection(text)
-    return text.translate(dict.fromkeys(map(ord, present))) if present else text
+    """Delete combining marks (general category M). Most lines have none after NFKC, and
+    set operations on a line's characters are cheap, so each character is looked up the
+    first time it is seen (a table of every mark would cost each process about 0.1 s)."""
+    present = set(text)
+    new = present - _LOOKED_UP
+    if new:
+        _MARKS.update(c for c in new if unicodedata.category(c)[0] == "M")
+        _LOOKED_UP.update(new)
+    marks = _MARKS.intersection(present)
+    return text.translate(dict.fromkeys(map(ord, marks))) if marks else text
 
 
 def _fold(text: str) -> str:
@@ -153,17 +150,25 @@ def _fold(text: str) -> str:
     return _drop_marks(_INVISIBLE.sub("", text))
 
 
+_NO, _YES, _ASK = 0, 1, 2
+"""States of ``_casefold_states``: not case-folded alone, case-folded alone, and
+case-folded alone unless the character or its case fold has a confusable skeleton."""
+
+
 @cache
-def _casefolds_table() -> npt.NDArray[np.bool_]:
-    """For every UTF-16 code unit: True when steps 1-3 turn the character into
-    ``char.casefold()``, in any text of such characters (built on first use, ~40 ms).
+def _casefold_states() -> npt.NDArray[np.uint8]:
+    """For every UTF-16 code unit, whether steps 1-3 turn the character into
+    ``char.casefold()`` in any text of such characters (``_YES``, ``_NO``), or ``_ASK``
+    when that depends only on ICU's confusable skeletons, which ``casefolds`` looks up
+    the first time the character occurs (built on first use, ~40 ms; the skeletons of
+    every BMP letter would take ten times that).
 
     Such a character and every character of its case fold are *inert*: each is its own
     NFKC form, a starter (combining class 0), not a mark or a conjoining jamo (the only
     characters NFKC composes with what precedes them), not invisible, not mapped to a
     confusable skeleton. NFKC leaves a
     string of inert characters alone and ``casefold`` works character by character, so
-    steps 1-3 on such a string are just ``casefold()``. Surrogates are False:
+    steps 1-3 on such a string are just ``casefold()``. Surrogates are ``_NO``:
     characters above the BMP take the full steps.
     """
     chars = list(map(chr, range(0x10000)))
@@ -175,20 +180,38 @@ def _casefolds_table() -> npt.NDArray[np.bool_]:
     for lo, hi in _JAMO_SPANS:
         inert[lo : hi + 1] = False
     inert[[ord(char) for char in INVISIBLE if ord(char) < count]] = False
-    inert[list(ucd.bmp_skeletons())] = False
     folds = list(map(str.casefold, chars))
     points = np.frombuffer("".join(folds).encode("utf-32-le", "surrogatepass"), np.uint32)
     sizes = np.fromiter(map(len, folds), np.int64, count)
     inert_points = np.append(inert, False)[np.minimum(points, count)]
     starts = np.cumsum(sizes) - sizes
-    table: npt.NDArray[np.bool_] = inert & np.logical_and.reduceat(inert_points, starts)
-    table[:128] = True
-    return table
+    ask = inert & np.logical_and.reduceat(inert_points, starts)
+    states = np.where(ask, _ASK, _NO).astype(np.uint8)
+    states[:128] = _YES
+    return states
+
+
+def casefolds(units: npt.NDArray[np.uint16]) -> npt.NDArray[np.bool_]:
+    """For each UTF-16 code unit, True when steps 1-3 turn its character into
+    ``char.casefold()`` (see ``_casefold_states``); a character asked about for the first
+    time is settled here, for good: neither it nor any character of its case fold has a
+    confusable skeleton (``ucd.skeleton``)."""
+    states = _casefold_states()
+    found = np.take(states, units)
+    asked = found == _ASK
+    if asked.any():
+        for unit in np.unique(units[asked]).tolist():
+            char = chr(unit)
+            plain = all(ucd.skeleton(c) is None for c in (char, *char.casefold()))
+            states[unit] = _YES if plain else _NO
+        found = np.take(states, units)
+    answer: npt.NDArray[np.bool_] = found == _YES
+    return answer
 
 
 def _fold_lines(lines: list[str]) -> list[str]:
     """Steps 1-3 on each line: ``lower()`` on ASCII lines, ``casefold()`` on most others
-    (see ``_casefolds_table``), the full ``_fold`` on the rest."""
+    (see ``casefolds``), the full ``_fold`` on the rest."""
     folded = [line.lower() if line.isascii() else line.casefold() for line in lines]
     others = [n for n, line in enumerate(lines) if not line.isascii()]
     if not others:
@@ -197,7 +220,7 @@ def _fold_lines(lines: list[str]) -> list[str]:
     # casefold(): compatibility forms, marks, invisible characters, astral characters.
     text = "\n".join(lines[n] for n in others)
     units = np.frombuffer(text.encode("utf-16-le", "surrogatepass"), dtype=np.uint16)
-    odd = np.flatnonzero(~np.take(_casefolds_table(), units))
+    odd = np.flatnonzero(~casefolds(units))
     if len(odd):
         breaks = np.flatnonzero(units == ord("\n"))
         for line in np.unique(np.searchsorted(breaks, odd)).tolist():

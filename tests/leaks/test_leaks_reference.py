@@ -12,6 +12,7 @@ import html
 import json
 import unicodedata
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -22,8 +23,8 @@ from generator.leaks.index import LINE_ID, PAGE_ID, UNKNOWN
 from generator.leaks.normalise import (
     LINE,
     PAGE,
-    _casefolds_table,
     _fold,
+    casefolds,
     normalise,
     tokenize,
 )
@@ -181,8 +182,13 @@ def _inert(char: str) -> bool:
 
 
 def _casefolds(char: str) -> bool:
-    """The definition of ``_casefolds_table``, one character at a time."""
+    """The definition of ``casefolds``, one character at a time."""
     return char.isascii() or (_inert(char) and all(map(_inert, char.casefold())))
+
+
+def _casefolds_table() -> list[bool]:
+    """``casefolds`` of every UTF-16 code unit (each character settled on first use)."""
+    return casefolds(np.arange(0x10000, dtype=np.uint16)).tolist()
 
 
 def test_casefold_table_is_its_definition() -> None:
