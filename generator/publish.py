@@ -26,6 +26,7 @@ from generator import __version__, git, lock, pipeline
 from generator.canonical import write_json
 from generator.confine import UnsafePath, symlinks_under
 from generator.errors import CheckFailed, Problem
+from generator.figures import load_registry
 from generator.gating import gate_inputs, gate_outputs, verdicts
 from generator.hashing import sha256_bytes, sha256_file
 from generator.journal import commit, recover
@@ -323,6 +324,7 @@ def _release(run: _Run, stage_layout: Layout, volume: str, report: Any) -> Relea
         outputs=volume_outputs(stage_layout, volume),
         figures_sha256=volume_figures_sha256(stage_layout, volume),
         gates=verdicts(report),
+        receipt=load_registry(stage_layout).receipts.get(volume),
     )
     return write_release(stage_layout, release, run.key)
 
