@@ -108,11 +108,16 @@ def reference(ctx: AuditContext) -> Section:
 
 def _untested(count: str, ids: list[str], what: str) -> Case:
     shown = ", ".join(ids[:8]) + (f" and {len(ids) - 8} more" if len(ids) > 8 else "")
+    noun, field = (
+        ("reference answer", "answer")
+        if what == "answer"
+        else ("known-wrong answers", "known_wrong")
+    )
     return Case(
         f"missing-{what}",
         "skip",
-        f"could not test {count}: they declare no {"reference answer" if what == "answer" else "known-wrong answers"} ({shown}); declare "
-        f"reference.{'answer' if what == 'answer' else 'known_wrong'} on the bank item",
+        f"could not test {count}: they declare no {noun} ({shown}); declare "
+        f"reference.{field} on the bank item",
         rule="untested",
     )
 
