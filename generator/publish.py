@@ -309,7 +309,9 @@ def _refuse_dirty(layout: Layout, volumes: Sequence[str]) -> None:
 def _release(run: _Run, stage_layout: Layout, volume: str, report: Any) -> Release:
     """The standing release of an intact volume (re-signed), or a new one written."""
     kept = run.previous[volume]
-    if run.intact_now[volume] and kept is not None:
+    receipt = load_registry(stage_layout).receipts.get(volume)
+    # A release without the receipt its figures now carry is written anew (once).
+    if run.intact_now[volume] and kept is not None and kept.receipt == receipt:
         if run.key is not None:  # re-signed (deterministic: unchanged bytes if it was)
             kept = write_release(stage_layout, kept.model_copy(update={"signature": None}), run.key)
         return kept
@@ -324,7 +326,7 @@ def _release(run: _Run, stage_layout: Layout, volume: str, report: Any) -> Relea
         outputs=volume_outputs(stage_layout, volume),
         figures_sha256=volume_figures_sha256(stage_layout, volume),
         gates=verdicts(report),
-        receipt=load_registry(stage_layout).receipts.get(volume),
+        receipt=receipt,
     )
     return write_release(stage_layout, release, run.key)
 
