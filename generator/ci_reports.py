@@ -77,9 +77,8 @@ def from_audit(report: Any) -> list[CiSuite]:
 
 def unreadable(command: str, volume: str, message: str) -> list[CiSuite]:
     """The one suite of a run that could not read its input: a single error case."""
-    return [
-        CiSuite(f"{command}.input", (CiCase(volume, "error", message.splitlines()[0], message),))
-    ]
+    head = " ".join(message.splitlines()[:2])  # the message and its first problem
+    return [CiSuite(f"{command}.input", (CiCase(volume, "error", head, message),))]
 
 
 def junit(title: str, suites: Sequence[CiSuite]) -> str:
