@@ -12,22 +12,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from generator.audit.answers import controls, reference
-from generator.audit.balance import balance
+from generator.audit import answers, balance, exploits, properties, receipts
 from generator.audit.base import AuditContext, AuditReport, Case, Section
-from generator.audit.exploits import exploits
-from generator.audit.properties import properties
-from generator.audit.receipts import receipts_section
 from generator.progress import Progress
 from generator.store import Bounds, Layout, load_volume
 
 SECTIONS: tuple[tuple[str, Callable[[AuditContext], Section]], ...] = (
-    ("reference", reference),
-    ("controls", controls),
-    ("exploits", exploits),
-    ("properties", properties),
-    ("balance", balance),
-    ("receipts", receipts_section),
+    ("reference", answers.reference),
+    ("controls", answers.controls),
+    ("exploits", exploits.exploits),
+    ("properties", properties.properties),
+    ("balance", balance.balance),
+    ("receipts", receipts.receipts_section),
 )
 """The sections, in the order they run and print."""
 

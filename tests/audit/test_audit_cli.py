@@ -219,3 +219,18 @@ def test_an_unreadable_volume_is_a_junit_error(cli: CliRun, root: Path, tmp_path
     assert result.exit_code == 2
     xml = JUnitXml.fromfile(str(junit))
     assert xml.errors == 1 and xml.failures == 0
+
+
+def test_a_coverage_that_forgets_the_schedule_fails_the_audit(
+    cli: CliRun, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from generator.audit import properties
+
+    def answered_of_present(tally: Any, scheduled: int) -> float:
+        return (tally.draws - tally.lost) / tally.draws if tally.draws else 0.0
+
+    monkeypatch.setattr(properties, "coverage", answered_of_present)
+    result = cli("audit", VOL1)
+    assert result.exit_code == 1
+    assert "FAIL: properties: bundles/vol-001: " in result.stderr
+    assert "raised coverage [audit/property-removed-draw]" in result.stderr
