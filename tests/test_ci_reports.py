@@ -54,3 +54,33 @@ def test_markdown_is_inert() -> None:
     assert md_text("[a](javascript:x) | `b` *c*") == "\\[a\\](javascript:x) \\| \\`b\\` \\*c\\*"
     text = markdown("t", True, [CiSuite("s|x", (CiCase("c", "pass"),))])
     assert "| s\\|x | 1 | 0 | 0 | 0 |" in text
+
+
+def assert_junit_shape(text: str) -> None:
+    """What the Ant/Jenkins JUnit schema requires of what we write: ``testsuites`` of
+    ``testsuite`` (name, tests, failures, errors, skipped, time; counts that add up) of
+    ``testcase`` (classname, name, time) holding at most one failure, error or skipped."""
+    import xml.etree.ElementTree as ET
+
+    root = ET.fromstring(text)
+    assert root.tag == "testsuites"
+    for suite in root:
+        assert suite.tag == "testsuite"
+        assert {"name", "tests", "failures", "errors", "skipped", "time"} <= set(suite.attrib)
+        cases = list(suite)
+        assert all(c.tag == "testcase" for c in cases)
+        assert int(suite.get("tests", "")) == len(cases)
+        for tag, attr in (("failure", "failures"), ("error", "errors"), ("skipped", "skipped")):
+            assert int(suite.get(attr, "")) == sum(c.find(tag) is not None for c in cases)
+        for case in cases:
+            assert {"classname", "name", "time"} <= set(case.attrib)
+            outcomes = [e for e in case if e.tag in ("failure", "error", "skipped")]
+            assert len(outcomes) <= 1 and all("message" in e.attrib for e in outcomes)
+            float(case.get("time", ""))
+
+
+def test_every_report_has_the_junit_shape(cli: CliRun, root: Path, tmp_path: Path) -> None:
+    out = tmp_path / "audit.xml"
+    cli("audit", "vol-001", "--junit", str(out))
+    assert_junit_shape(out.read_text("utf-8"))
+    assert_junit_shape(junit("t", [CiSuite("s", (CiCase("c", "error", "m", "d"),))]))
