@@ -27,10 +27,9 @@ def public_jsonl_name(version: str) -> str:
 
 def public_jsonl(bank: Bank, version: str) -> bytes:
     """The bytes of ``bank_<version>_public.jsonl``: public items of ``version`` by id."""
-    return "".join(
-        dumps_line(item.model_dump(mode="json", exclude_none=True))
-        for item in bank.public_items(version)
-    ).encode("utf-8")
+    return "".join(dumps_line(item.public_dump()) for item in bank.public_items(version)).encode(
+        "utf-8"
+    )
 
 
 def registered(layout: Layout) -> dict[str, str]:

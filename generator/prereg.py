@@ -65,7 +65,8 @@ def preregistration_sha256(
     doc: dict[str, Any] = {
         "jury": jury_json(jury),
         "protocol": protocol.model_dump(mode="json"),
-        "thresholds": thresholds.model_dump(mode="json"),
+        # Without None fields: a threshold added later keeps earlier volumes' hashes.
+        "thresholds": thresholds.model_dump(mode="json", exclude_none=True),
     }
     if conditions:
         doc["conditions"] = {slug: dict(c) for slug, c in conditions.items()}

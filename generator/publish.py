@@ -26,6 +26,7 @@ from generator import __version__, git, lock, pipeline
 from generator.canonical import write_json
 from generator.confine import UnsafePath, symlinks_under
 from generator.errors import CheckFailed, Problem
+from generator.figures import load_registry
 from generator.gating import gate_inputs, gate_outputs, verdicts
 from generator.hashing import sha256_bytes, sha256_file
 from generator.journal import commit, recover
@@ -353,7 +354,9 @@ def _refuse_dirty(layout: Layout, volumes: Sequence[str]) -> None:
 def _release(run: _Run, stage_layout: Layout, volume: str, report: Any) -> Release:
     """The standing release of an intact volume (re-signed), or a new one written."""
     kept = run.previous[volume]
-    if run.intact_now[volume] and kept is not None:
+    receipt = load_registry(stage_layout).receipts.get(volume)
+    # A release without the receipt its figures now carry is written anew (once).
+    if run.intact_now[volume] and kept is not None and kept.receipt == receipt:
         if run.key is not None:  # re-signed (deterministic: unchanged bytes if it was)
             kept = write_release(stage_layout, kept.model_copy(update={"signature": None}), run.key)
         return kept
@@ -368,6 +371,7 @@ def _release(run: _Run, stage_layout: Layout, volume: str, report: Any) -> Relea
         outputs=volume_outputs(stage_layout, volume),
         figures_sha256=volume_figures_sha256(stage_layout, volume),
         gates=verdicts(report),
+        receipt=receipt,
     )
     return write_release(stage_layout, release, run.key)
 

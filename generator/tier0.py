@@ -20,9 +20,15 @@ Every answer gets one outcome with the rule that decided it, so a failure always
      sign, a currency sign or a unit does not change the number. Digits only: number
      words are not read.
   4. ``several-answers``: two different numbers offered as alternatives — joined by
-     "or" or ``/``, listed with commas, ``and`` or ``;``, or given as a range
-     (``390–400``, ``390-400``, "390 to 400", "between 390 and 400") — in the
-     statement, in different answer markers, or as two bare-number sentences.
+     "or", ``/`` or ``|``, listed with commas, ``and`` or ``;``, labelled as options
+     ("a) 390 b) 391"), or given as a range (``390–400``, ``390-400``, "390 to 400",
+     "between 390 and 400") — in the statement, in different answer markers (a
+     statement ends where the next marker begins), as two bare-number sentences or
+     bullets ("391? 392?", "- 390\n- 391"); or a number besides the stated one offered
+     as a possibility anywhere in the answer: introduced by "maybe", "perhaps",
+     "possibly", "alternatively", "otherwise", "could be", "might be" at the end of its
+     clause ("It could be 390. It could be 391."), or in an aside that opens with "or",
+     "maybe" … ("391 (or 392)"). A shotgun answer never passes.
   5. ``approximate-answer``: an exact check (tolerance 0) rejects a hedged statement
      ("about", "approximately", "roughly", "around", "nearly", "almost", ``~``, ``≈``).
   6. ``no-number`` when no statement holds a number; ``wrong-number`` when the stated
@@ -78,15 +84,36 @@ _HEDGE = re.compile(
 )
 # Text between two numbers that offers them as alternatives: "or", "/", a range word,
 # or nothing but list punctuation (after at most one unit or currency word).
-_ALTERNATIVE = re.compile(r"\bor\b|/|\beither\b|\bversus\b|\bvs\b", re.IGNORECASE)
+_ALTERNATIVE = re.compile(r"\bor\b|/|\||\beither\b|\bversus\b|\bvs\b", re.IGNORECASE)
+# Option labels between numbers ("a) 390 b) 391"), or a hedge right before the second
+# ("390 but could be 391").
+_OPTION_GAP = re.compile(
+    r"\s*[,;]?\s*\(?[a-h]\)\s*|.*\bbut\s+(?:it\s+)?(?:could|might|may)\s+(?:also\s+)?be\s*",
+    re.IGNORECASE,
+)
+# A number offered tentatively, as one possibility among others: "maybe 391", "it could
+# be 391", "alternatively 392" (the number ends its clause, so "perhaps 2 methods agree"
+# is no offer).
+_TENTATIVE = re.compile(
+    r"(?:\b(?:maybe|perhaps|possibly|alternatively|otherwise|or\s+else)\b|"
+    r"\b(?:could|might|may)\s+(?:also\s+|well\s+)?be\b)"
+    r"[\s:,]*(?:it\s+is\s+|it's\s+)?[$€£¥]?\s*$",
+    re.IGNORECASE,
+)
+_CLAUSE_END = re.compile(r"\s*(?:%|¢|[^\W\d_]{1,12})?\s*(?:[.!?;,]|$)", re.IGNORECASE)
+# An aside that offers another answer: "391 (or 392)", "391 [maybe 392]".
+_ASIDE_OFFER = re.compile(
+    r"[(\[]\s*(?:or|maybe|perhaps|possibly|alternatively|otherwise)\b[^()\[\]]*[)\]]",
+    re.IGNORECASE,
+)
 _LIST_GAP = re.compile(
     r"\s*(?:[^\W\d_]{1,12}\.?)?\s*(?:,|;|–|—|-|&|\bto\b|\band\b|,\s*and\b)\s*"
     r"(?:\b(?:also|maybe|perhaps|possibly)\b)?\s*",
     re.IGNORECASE,
 )
 _BARE = re.compile(
-    r"\s*(?:or\s+)?(?:[=≈~]\s*)?(?:(?:about|approximately|roughly|around)\s+)?"
-    r"[$€£¥]?\s*(?P<n>[-−+]?\d[\d,]*(?:\.\d+)?)\s*(?:%|¢|[^\W\d_]{1,12})?\s*[.!]?\s*",
+    r"\s*(?:[-*•][ \t]+)?(?:or\s+)?(?:[=≈~]\s*)?(?:(?:about|approximately|roughly|around)\s+)?"
+    r"[$€£¥]?\s*(?P<n>[-−+]?\d[\d,]*(?:\.\d+)?)\s*(?:%|¢|[^\W\d_]{1,12})?\s*[.!?]?\s*",
     re.IGNORECASE,
 )
 
@@ -121,13 +148,19 @@ def _compiled(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.IGNORECASE | re.MULTILINE)
 
 
-def plain(text: str) -> str:
-    """The answer as the number rules read it: normalised, asides removed."""
+def _normalised(text: str) -> str:
+    """NFKC, markup and digit-group spaces dropped, list numbering removed."""
     text = _DIGIT_GROUP_SPACE.sub("", text)
     text = unicodedata.normalize("NFKC", text)
     text = _MARKUP.sub("", text).replace("\r\n", "\n")
     if len(_LIST_MARKER.findall(text)) > 1:  # an ordered list, not numbers stated
         text = _LIST_MARKER.sub("", text)
+    return text
+
+
+def plain(text: str) -> str:
+    """The answer as the number rules read it: normalised, asides removed."""
+    text = _normalised(text)
     previous = None
     while previous != text:  # nested asides: innermost first
         previous, text = text, _ASIDE.sub(" ", text)
@@ -163,7 +196,10 @@ def _alternatives(text: str) -> tuple[Decimal, ...]:
     for left, right in itertools.pairwise(tokens):
         gap = text[left.end : right.start]
         gap = re.sub(r"[$€£¥%¢]", "", gap)
-        if left.value != right.value and (_ALTERNATIVE.search(gap) or _LIST_GAP.fullmatch(gap)):
+        offered_here = (
+            _ALTERNATIVE.search(gap) or _LIST_GAP.fullmatch(gap) or _OPTION_GAP.fullmatch(gap)
+        )
+        if left.value != right.value and offered_here:
             offered.extend(v for v in (left.value, right.value) if v not in offered)
     return tuple(offered)
 
@@ -188,8 +224,11 @@ def _stated_in(statement: str) -> Stated:
 def _marked(flat: str) -> list[str]:
     """The statement after every answer marker, in order."""
     out = []
-    for m in _MARKER.finditer(flat):
-        rest = flat[m.end() :]
+    found = list(_MARKER.finditer(flat))
+    for m, after in itertools.zip_longest(found, found[1:]):
+        # A statement ends at its sentence's end or where the next answer marker begins
+        # ("Answer: 390 Answer: 391" states two answers).
+        rest = flat[m.end() : after.start() if after is not None else len(flat)]
         end = re.search(r"[.!?;](?=\s|$)", rest)
         out.append(rest[: end.end()] if end else rest)
     return out
@@ -203,13 +242,40 @@ def _final_statement(text: str) -> str | None:
         if _tokens(sentences[n]):
             if n and re.match(r"\s*(?:or\b|/)", sentences[n], re.IGNORECASE):
                 return sentences[n - 1] + sentences[n]
+            if n and sentences[n - 1].rstrip().endswith(";") and _BARE.fullmatch(sentences[n]):
+                return sentences[n - 1] + sentences[n]  # "Candidates: 390; 391"
             return sentences[n]
     return None
 
 
+def _offers(text: str) -> list[Decimal]:
+    """Numbers ``text`` offers as possibilities besides its statement: each number a
+    tentative phrase introduces at the end of its clause, and each number of an aside
+    that opens with "or", "maybe" … (rule 4)."""
+    offered = [
+        token.value
+        for token in _tokens(text)
+        if _TENTATIVE.search(text, max(0, token.start - 40), token.start)
+        and _CLAUSE_END.match(text, token.end)
+    ]
+    for aside in _ASIDE_OFFER.finditer(text):
+        offered.extend(t.value for t in _tokens(aside.group()))
+    return offered
+
+
 def stated_number(text: str) -> Stated:
     """The number ``text`` states as its answer (module docstring, rules 1–5)."""
-    body = plain(text)
+    stated = _stated(plain(text))
+    if stated.value is None:
+        return stated
+    others = [v for v in _offers(_normalised(text)) if v != stated.value]
+    if others:
+        return Stated(None, tuple(dict.fromkeys([stated.value, *others])), stated.approximate)
+    return stated
+
+
+def _stated(body: str) -> Stated:
+    """The stated number of ``body`` (already :func:`plain`), rules 2–5 but offers."""
     bare = [
         _tokens(m.group("n"))[0].value
         for s in _sentences(body)

@@ -52,6 +52,13 @@ STATED = [
     ("The ball costs 5 cents, because $1.05 − $1.00 = $0.05.", "5"),
     ("1. Rise: 250 + 50 = 300\n2. Cut: 300 − 60 = 240\n\nFinal price: 240 euros.", "240"),
     ("The speed is 72 km/h.", "72"),
+    # Hedge words that offer no other number.
+    ("Perhaps 2 methods agree: the answer is 391", "391"),
+    ("The answer is 391; it could be checked with 2 methods.", "391"),
+    ("391. Maybe that is right.", "391"),
+    ("It could be 391.", "391"),
+    ("391 (maybe you expected more)", "391"),
+    ("Answer: 391\nAnswer: 391", "391"),
 ]
 
 
@@ -83,6 +90,21 @@ SEVERAL = [
     "391 km or 392 km",
     "$390 or $391",
     "−391 or 391",
+    # Shotgun answers the rules once let through (issue 16).
+    "391? 392?",
+    "- 390\n- 391\n- 392",
+    "It could be 390. It could be 391.",
+    "Maybe 390. Maybe 391.",
+    "Possibly 390. Possibly 391.",
+    "My answer is 391.\nAlternatively 392.",
+    "Candidates: 390; 391",
+    "391 (or 392)",
+    "391 [maybe 392]",
+    "It is 390 but could be 391",
+    "Options: a) 390 b) 391",
+    "Answer: 390\nAnswer: 391",
+    "391 | 392 | 393",
+    "The answer is 391, or it might be 392.",
 ]
 
 

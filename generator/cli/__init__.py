@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from generator import __version__
-from generator.cli import audit, exporting, gates, inputs, onramp, outputs, runners
+from generator.cli import audit, exporting, gates, holders, inputs, onramp, outputs, runners
 from generator.cli.base import CONTEXT_SETTINGS, EPILOG, Group, State, parse_limits
 from generator.store import Layout
 
@@ -76,8 +76,9 @@ for _command in (
     outputs.site,
     outputs.publish,
     outputs.cache_command,
-    audit.verify,
-    audit.disclose,
+    audit.audit,
+    holders.verify,
+    holders.disclose,
     exporting.export_group,
 ):
     main.add_command(_command)

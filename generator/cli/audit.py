@@ -1,120 +1,94 @@
-"""Commands for anyone holding a publication: verify, disclose."""
+"""``probepress audit``: test the benchmark before the models (DESIGN §13)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 import click
 
-from generator.cli.base import (
-    EPILOG,
-    State,
-    pass_state,
-)
-from generator.console import err, print_json, progress
-from generator.errors import CheckFailed, UsageError
+from generator.cli.base import EPILOG, State, pass_state
+from generator.console import err, out, print_json, progress
+from generator.errors import CheckFailed, ProbepressError, escape
+
+REPORT_FILE = click.Path(dir_okay=False, path_type=Path)
+F = TypeVar("F", bound=Callable[..., Any])
 
 
-@click.command(
-    epilog=EPILOG.removesuffix(".") + "; 3 intact and recomputed, but authenticity not "
-    "checked (no --trusted-key or --trust-policy). For verify, 0 means also signed by a "
-    "trusted key, and 1 any finding: a tampered, missing, extra, unsigned, untrusted or "
-    "downgraded file, or a figure that does not recompute."
-)
-@click.argument(
-    "path", required=False, type=click.Path(file_okay=False, exists=True, path_type=Path)
-)
-@click.option(
-    "--trusted-key",
-    "trusted_keys",
-    multiple=True,
-    type=click.Path(dir_okay=False, exists=True, path_type=Path),
-    help="A PEM Ed25519 public key you obtained outside the site (repeatable).",
-)
-@click.option(
-    "--trust-policy",
-    type=click.Path(dir_okay=False, exists=True, path_type=Path),
-    default=None,
-    help="A trust policy (JSON: signers, their key fingerprints, revoked keys).",
-)
-@click.option("--json", "as_json", is_flag=True, help="Machine-readable output on stdout.")
-@pass_state
-@click.pass_context
-def verify(
-    ctx: click.Context,
-    state: State,
-    path: Path | None,
-    trusted_keys: tuple[Path, ...],
-    trust_policy: Path | None,
-    as_json: bool,
-) -> None:
-    """Check integrity, recompute every public figure and, given trusted keys or a trust
-    policy, authenticate every release, offline. PATH is a publication root or a built site
-    [default: --root]. A key shipped inside the site is reported, never trusted."""
-    from generator.trust import load_trust
-    from generator.verify import verify as run_verify
-
-    trust = load_trust(trusted_keys, trust_policy)
-    with progress("verifying") as step:
-        report = run_verify(path or state.layout.root, progress=step, trust=trust)
-    if as_json:
-        print_json(report.as_json())
-    for note in report.notes:
-        err.print(note, markup=False)
-    if report.findings:
-        raise CheckFailed(report.summary(), report.findings)
-    err.print(report.summary(), markup=False)
-    ctx.exit(report.exit_code)
+def ci_options(command: F) -> F:
+    """``--junit FILE`` and ``--markdown FILE`` (shared with ``check``)."""
+    command = click.option(
+        "--markdown",
+        "markdown_file",
+        type=REPORT_FILE,
+        help="Also write the report as Markdown (a pull-request comment) to FILE.",
+    )(command)
+    return click.option(
+        "--junit",
+        "junit_file",
+        type=REPORT_FILE,
+        help="Also write the report as JUnit XML to FILE (failures as failures, "
+        "unreadable input as an error).",
+    )(command)
 
 
 @click.command(epilog=EPILOG)
-@click.argument("item", required=False)
-@click.option(
-    "--out",
-    "out_file",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Write the disclosure here instead of stdout.",
-)
-@click.option(
-    "--check",
-    "check_file",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Check this disclosure against the published index and draws (no private store).",
-)
+@click.argument("volume")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable report on stdout.")
+@click.option("--strict", is_flag=True, help="What could not be tested fails too.")
+@ci_options
 @pass_state
-def disclose(
-    state: State, item: str | None, out_file: Path | None, check_file: Path | None
+def audit(
+    state: State,
+    volume: str,
+    as_json: bool,
+    strict: bool,
+    junit_file: Path | None,
+    markdown_file: Path | None,
 ) -> None:
-    """Open one held-out ITEM's commitments: its key, texts and responses, as JSON.
+    """Test the benchmark on VOLUME before the models: reference answers, negative
+    controls, exploit attempts on every Tier 0 check, scorer properties, balance and
+    receipts. Cases that could not run are listed as not tested (failures with
+    --strict). Held-out items are named by id only."""
+    from generator import ci_reports
+    from generator.audit import SECTIONS, run_audit
 
-    The disclosure reveals ITEM only, never the bank secret or another item. With
-    --check FILE, anyone recomputes every commitment from a disclosure and compares it
-    with the published index and draws under --root (a checkout or a site's downloads/).
-    """
-    from generator import disclosure
-    from generator.canonical import dumps, write_bytes
+    title = f"probepress audit {volume}"
+    try:
+        with progress(f"auditing {volume}", len(SECTIONS), ticking=False) as step:
+            report = run_audit(
+                state.layout, volume, strict=strict, bounds=state.bounds, progress=step
+            )
+    except ProbepressError as exc:
+        suites = ci_reports.unreadable("audit", volume, exc.render())
+        ci_reports.write_reports(junit_file, markdown_file, title, False, suites)
+        raise
+    suites = ci_reports.from_audit(report)
+    ci_reports.write_reports(junit_file, markdown_file, title, report.passed, suites)
+    _print(report, as_json)
 
-    if (item is None) == (check_file is None) or (check_file is not None and out_file):
-        raise UsageError("give ITEM [--out FILE] to disclose, or --check FILE to check")
-    if check_file is not None:
-        report = disclosure.check_disclosure(state.layout, check_file, state.bounds)
-        if report.problems:
-            raise CheckFailed(f"disclosure of {report.item} does not match:", report.problems)
-        err.print(
-            f"disclosure of {report.item} matches the published commitments "
-            f"({report.texts} texts, {report.responses} responses)",
-            markup=False,
-        )
-        return
-    assert item is not None
-    opened = disclosure.disclose(state.layout, item, state.bounds)
-    text = dumps(opened.model_dump(mode="json", exclude_none=True))
-    if out_file is None:
-        click.echo(text, nl=False)
+
+def _print(report: object, as_json: bool) -> None:
+    from rich.table import Table
+
+    from generator.audit import AuditReport
+
+    assert isinstance(report, AuditReport)
+    if as_json:
+        print_json(report.as_json())
     else:
-        write_bytes(out_file, text.encode("utf-8"))
-    err.print(
-        f"disclosed {item}: its key, texts and {len(opened.responses)} responses; the bank "
-        "secret and every other item stay closed",
-        markup=False,
-    )
+        table = Table("section", "verdict", "passed", "failed", "not tested", title=report.volume)
+        for s in report.sections:
+            verdict = "FAIL" if s.failed(report.strict) else "pass"
+            table.add_row(s.title, verdict, *(str(s.count(k)) for k in ("pass", "fail", "skip")))
+        out.print(table)
+        for s in report.sections:
+            for c in s.cases:
+                if c.status != "pass":
+                    label = "not tested" if c.status == "skip" else "FAIL"
+                    err.print(f"{label}: {s.name}: {c}", markup=False)
+    if not report.passed:
+        failed = [s.name for s in report.sections if s.failed(report.strict)]
+        raise CheckFailed(f"{escape(report.volume)}: audit failed: {', '.join(failed)}")
+    err.print(f"{report.volume}: audit passed", markup=False)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
+from generator.cli.audit import ci_options
 from generator.cli.base import (
     EPILOG,
     State,
@@ -12,7 +15,7 @@ from generator.cli.base import (
     writer_lock,
 )
 from generator.console import err, print_json, progress
-from generator.errors import CheckFailed, UsageError
+from generator.errors import CheckFailed, ProbepressError, UsageError
 from generator.store.paths import FIGURES_REGISTRY
 from generator.words import counted
 
@@ -21,14 +24,33 @@ from generator.words import counted
 @click.argument("volume")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable report on stdout.")
 @click.option("--strict", is_flag=True, help="Warnings fail too.")
+@ci_options
 @pass_state
-def check(state: State, volume: str, as_json: bool, strict: bool) -> None:
+def check(
+    state: State,
+    volume: str,
+    as_json: bool,
+    strict: bool,
+    junit_file: Path | None,
+    markdown_file: Path | None,
+) -> None:
     """Run all nine publication gates on VOLUME and print a table of verdicts."""
+    from generator import ci_reports
     from generator.checking import run_gates
     from generator.gates import NAMES
 
-    with progress(f"checking {volume}", len(NAMES), ticking=False) as step:
-        report = run_gates(state.layout, volume, strict=strict, bounds=state.bounds, progress=step)
+    title = f"probepress check {volume}"
+    try:
+        with progress(f"checking {volume}", len(NAMES), ticking=False) as step:
+            report = run_gates(
+                state.layout, volume, strict=strict, bounds=state.bounds, progress=step
+            )
+    except ProbepressError as exc:
+        suites = ci_reports.unreadable("check", volume, exc.render())
+        ci_reports.write_reports(junit_file, markdown_file, title, False, suites)
+        raise
+    suites = ci_reports.from_check(report)
+    ci_reports.write_reports(junit_file, markdown_file, title, report.passed, suites)
     print_report(report, as_json)
 
 

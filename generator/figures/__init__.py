@@ -10,11 +10,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from generator import __version__
+from generator import __version__, receipts
 from generator.canonical import dumps, write_text
 from generator.errors import InputError, Problem
 from generator.hashing import sha256_bytes, sha256_file
 from generator.models.figures import Figure, FiguresRegistry
+from generator.models.receipts import Receipt
+from generator.models.volume import Volume
 from generator.store import Bounds, Layout, VolumeData, load_volume
 from generator.store.jsonl import Problems, load_document
 
@@ -51,6 +53,7 @@ def _copy(registry: FiguresRegistry) -> FiguresRegistry:
         schema_version=registry.schema_version,
         generator=registry.generator,
         figures=dict(registry.figures),
+        receipts=dict(registry.receipts),
     )
 
 
@@ -106,11 +109,21 @@ def _registered(layout: Layout, volume: str) -> dict[str, Figure]:
     return {k: v for k, v in load_registry(layout).figures.items() if k.startswith(f"{volume}/")}
 
 
-def merged(layout: Layout, volume: str, figures: dict[str, Figure]) -> FiguresRegistry:
-    """The registry with ``volume``'s entries replaced by ``figures``."""
+def merged(
+    layout: Layout, volume: str, figures: dict[str, Figure], receipt: Receipt | None = None
+) -> FiguresRegistry:
+    """The registry with ``volume``'s entries replaced by ``figures`` (and its receipt by
+    ``receipt``, when given)."""
     current = load_registry(layout)
     keep = {k: v for k, v in current.figures.items() if not k.startswith(f"{volume}/")}
-    return FiguresRegistry(generator=GENERATOR, figures=dict(sorted({**keep, **figures}.items())))
+    receipts = dict(current.receipts)
+    if receipt is not None:
+        receipts[volume] = receipt
+    return FiguresRegistry(
+        generator=GENERATOR,
+        figures=dict(sorted({**keep, **figures}.items())),
+        receipts=dict(sorted(receipts.items())),
+    )
 
 
 def render(registry: FiguresRegistry) -> str:
@@ -128,9 +141,19 @@ def write(
     """Write ``volume``'s figures into the registry (``computed``: as ``compute`` just
     returned them; else computed here); return (figures, changed)."""
     figures = computed if computed is not None else compute(layout, volume, bounds, loaded=loaded)
+    scored = receipts.receipt(_volume_file(layout, volume, bounds or Bounds()))
     return len(figures), write_text(
-        layout.figures_registry, render(merged(layout, volume, figures)), layout.root
+        layout.figures_registry, render(merged(layout, volume, figures, scored)), layout.root
     )
+
+
+def _volume_file(layout: Layout, volume: str, bounds: Bounds) -> Volume:
+    problems = Problems()
+    path = layout.volume_file(volume)
+    found = load_document(path, Volume, layout.rel(path), problems, bounds.max_yaml_bytes)
+    if found is None:
+        raise InputError(f"cannot read volume {volume}:", problems.items)
+    return found
 
 
 def _mismatch(figure: str, message: str) -> Problem:

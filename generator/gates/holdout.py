@@ -73,6 +73,8 @@ def secrets(ctx: GateContext, problems: Problems) -> Iterator[Secret]:
     for item in sorted(ctx.data.bank.private.values(), key=lambda i: i.id):
         yield Secret(f"item:{item.id}", "prompt", item.prompt_text())
         yield Secret(f"item:{item.id}/criterion", "prompt", item.criterion_text())
+        for n, text in enumerate(item.reference_texts()):
+            yield Secret(f"item:{item.id}/reference/{n}", "prompt", text)
     for path in _response_files(ctx):
         for _, rec in iter_jsonl(path, PrivateResponse, str(path), problems, Bounds()):
             key = f"draw:{rec.volume}/{rec.candidate}/{rec.item}/{rec.half}/{rec.draw}"
@@ -114,7 +116,7 @@ def secrets_key(ctx: GateContext, config: LeakConfig) -> str:
         "leak-secrets",
         repr(astuple(config)),
         f"python={sys.version} unidata={unicodedata.unidata_version} {UNICODE_DATA}",
-        (f"{i.id}\0{i.prompt_text()}\0{i.criterion_text()}" for i in private),
+        ("\0".join([i.id, *i.heldout_texts()]) for i in private),
         (
             f"{p.relative_to(ctx.layout.private).as_posix()}={sha256_file(p)}"
             for p in _response_files(ctx)

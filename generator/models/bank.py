@@ -64,6 +64,57 @@ class PatternCheck(Part):
 Check = Annotated[NumberCheck | PatternCheck, Field(discriminator="kind")]
 
 
+Tier0Rule = Literal[
+    "empty-answer",
+    "several-answers",
+    "approximate-answer",
+    "no-number",
+    "wrong-number",
+    "too-long",
+    "missing-required",
+    "forbidden-match",
+]
+"""A rule by which a Tier 0 check fails an answer (``generator/tier0.py``)."""
+
+NUMBER_RULES: Final = frozenset(
+    {"empty-answer", "several-answers", "approximate-answer", "no-number", "wrong-number"}
+)
+PATTERN_RULES: Final = frozenset(
+    {"empty-answer", "too-long", "missing-required", "forbidden-match"}
+)
+
+Answer = Annotated[str, Field(max_length=20_000)]
+
+
+class KnownWrong(Part):
+    """A negative control: an answer the item must fail, and the rule that must fail it."""
+
+    answer: Answer
+    """The wrong answer, as a model might give it."""
+    rule: Tier0Rule
+    """The Tier 0 rule that must reject it (``probepress audit`` checks it does)."""
+    note: Annotated[str, Field(max_length=500)] = ""
+    """Why it is wrong (for reviewers)."""
+
+
+class Reference(Part):
+    """An item's declared answers for the audit: one that passes, and known-wrong ones.
+
+    Held out with its item: a held-out item's reference lives in the private store only.
+    """
+
+    answer: Annotated[str, Field(min_length=1, max_length=20_000)] | None = None
+    """An answer that meets the pass criterion (and passes a Tier 0 item's check)."""
+    known_wrong: list[KnownWrong] = Field(default=[], max_length=50)
+    """Tier 0 only: answers that must fail, each with the rule that must fail it."""
+
+    @model_validator(mode="after")
+    def _something(self) -> Reference:
+        if self.answer is None and not self.known_wrong:
+            raise ValueError("a reference declares an answer, known-wrong answers, or both")
+        return self
+
+
 class ValidationStep(Part):
     """One step of an item's review history."""
 
@@ -111,8 +162,9 @@ class ItemMeta(Record):
 
 
 BANK_ITEM_SCHEMA_VERSION = 2
-"""Version 2 adds ``rubric``; version 1 lines (no rubric) still read and are still
-written as version 1, so published bank files keep their bytes."""
+"""Version 2 adds the optional ``rubric`` and ``reference`` (reference and known-wrong
+answers). Version 1 lines still read, and an item that needs neither is still written as
+version 1, so published bank files keep their bytes."""
 
 
 class BankItem(ItemMeta):
@@ -143,6 +195,39 @@ class BankItem(ItemMeta):
         lines = [] if self.rubric is None else [line.text for line in self.rubric.lines]
         return "\n".join([self.pass_criterion, *lines])
 
+    reference: Reference | None = None
+    """The reference answer and known-wrong answers the audit tests the item with (since
+    schema version 2; not part of ``text_sha256``, so a core item can gain them; never
+    in the public bank downloads)."""
+
+    def public_dump(self) -> dict[str, object]:
+        """The item as the public bank downloads carry it: without its reference (kept
+        for the audit), at the oldest schema version that still holds the rest, so adding
+        a reference never changes a published download's bytes."""
+        data: dict[str, object] = self.model_dump(
+            mode="json", exclude_none=True, exclude={"reference"}
+        )
+        for version in range(1, self.schema_version):
+            try:
+                type(self).model_validate({**data, "schema_version": version})
+            except ValueError:
+                continue
+            return {**data, "schema_version": version}
+        return data
+
+    def reference_texts(self) -> list[str]:
+        """The reference answer and known-wrong answers (held-out text for a held-out
+        item: the holdout gate looks for them)."""
+        ref = self.reference
+        if ref is None:
+            return []
+        return [*([ref.answer] if ref.answer else []), *(w.answer for w in ref.known_wrong)]
+
+    def heldout_texts(self) -> list[str]:
+        """Prompt, criterion (with rubric lines) and reference texts: what a held-out item
+        keeps private."""
+        return [self.prompt_text(), self.criterion_text(), *self.reference_texts()]
+
     def prompt_text(self) -> str:
         """The prompt as one text (chat messages' contents, one per line): what the leak
         scan looks for."""
@@ -160,7 +245,26 @@ class BankItem(ItemMeta):
             raise ValueError("a rubric is graded by a model: only Tier 1 items carry one")
         if self.rubric is not None and self.schema_version < 2:
             raise ValueError("an item with a rubric is schema_version 2 (write schema_version: 2)")
+        if self.reference is not None:
+            self._reference_fits(self.reference)
         return self
+
+    def _reference_fits(self, reference: Reference) -> None:
+        if self.schema_version < BANK_ITEM_SCHEMA_VERSION:
+            raise ValueError(
+                f"reference needs schema_version {BANK_ITEM_SCHEMA_VERSION} "
+                f"(the item says {self.schema_version})"
+            )
+        if reference.known_wrong and self.check is None:
+            raise ValueError("known_wrong answers are for Tier 0 items (a Tier 1 item has no rule)")
+        allowed = NUMBER_RULES if isinstance(self.check, NumberCheck) else PATTERN_RULES
+        for n, wrong in enumerate(reference.known_wrong):
+            if wrong.rule not in allowed:
+                raise ValueError(
+                    f"reference.known_wrong[{n}]: rule {wrong.rule!r} is not a rule of a "
+                    f"{self.check.kind if self.check else 'missing'} check "
+                    f"(one of {', '.join(sorted(allowed))})"
+                )
 
 
 COMMITMENT_SCHEME: Final = "hmac-sha256"

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import ConfigDict, Field
 
 from generator.models.base import Part, Record, Sha256
+from generator.models.receipts import Receipt
 
 Decimal = Annotated[str, Field(pattern=r"^-?[0-9]+(\.[0-9]+)?$")]
 """A number as a decimal string with its declared precision (never a float repr)."""
@@ -67,13 +68,22 @@ class Figure(Part):
     """Every file the number was computed from."""
 
 
+REGISTRY_SCHEMA_VERSION = 2
+
+
 class FiguresRegistry(Record):
     """``figures/figures.json``."""
 
     # The published schema (a download, which never changes) keeps its first title.
     model_config = ConfigDict(title="Registry")
+    supported_schema_version: ClassVar[int] = REGISTRY_SCHEMA_VERSION
 
+    schema_version: int = Field(default=REGISTRY_SCHEMA_VERSION, ge=1)
+    """Version of this file format (2: ``receipts``). Version 1 files still read; the
+    audit says their figures carry no receipt."""
     generator: str
     """Name and version of the generator that computed the figures."""
     figures: dict[str, Figure]
     """Every figure by id."""
+    receipts: dict[str, Receipt] = {}
+    """What scored each volume's figures, by volume id (since schema version 2)."""

@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Discriminator, Field, Tag, model_validator
 
 from generator.models.base import Name, Part, Slug
+from generator.models.receipts import GraderSettings
 
 
 class ModelRater(Part):
@@ -158,6 +159,9 @@ class Jury(Part):
     qualification: QualificationPolicy | None = None
     """``required`` with the declared probe set, or ``not_run`` with its reason (declared
     since schema version 2, ``not_run`` since 3; pre-registered with the jury)."""
+    grading: GraderSettings | None = None
+    """The grader's prompt hash and settings (optional; pre-registered with the jury and
+    recorded in every figure's and release's receipt)."""
 
     @model_validator(mode="after")
     def _panel_shape(self) -> Jury:

@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from generator.models.base import Part, Record, Sha256
+from generator.models.receipts import Receipt
 
 
 class GateVerdict(Part):
@@ -50,6 +51,9 @@ class Release(Record):
     """SHA-256 of ``figures/figures.json`` as published."""
     gates: dict[str, GateVerdict]
     """Verdict of each of the nine gates."""
+    receipt: Receipt | None = None
+    """What scored the volume: probepress version, Tier 0 code hash, grader prompt hash
+    and settings (None in releases written before receipts; the audit fails them)."""
     signature: Signature | None = None
     """Present when a signing key was configured."""
 

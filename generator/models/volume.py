@@ -93,6 +93,10 @@ class Thresholds(Part):
     """Confidence level of every published interval."""
     max_qualification_refusals: int = Field(default=1, ge=0)
     """A judge refusing more qualification probes than this is not qualified."""
+    min_category_items: int | None = Field(default=None, ge=1)
+    """Fewest validated items a category needs for its per-category rates to be
+    published (DESIGN §14; the audit flags categories below it). Omitted: none declared,
+    and the audit says it could not check balance against a minimum."""
 
 
 class Conditions(Part):

@@ -70,11 +70,14 @@ def test_a_jury_without_a_probe_set_keeps_its_registered_hash(root: Path) -> Non
             {
                 "jury": legacy,
                 "protocol": volume.protocol.model_dump(mode="json"),
-                "thresholds": volume.thresholds.model_dump(mode="json"),
+                # What a version 1 file registered: no threshold added since (all optional).
+                "thresholds": volume.thresholds.model_dump(mode="json", exclude_none=True),
             }
         )
     )
     assert preregistration_sha256(volume.protocol, volume.thresholds, jury) == expected
+    declared = volume.thresholds.model_copy(update={"min_category_items": 30})
+    assert preregistration_sha256(volume.protocol, declared, jury) != expected
 
 
 def test_the_probe_set_is_part_of_the_preregistration(root: Path) -> None:

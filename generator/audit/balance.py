@@ -1,0 +1,65 @@
+"""Balance: counts per category × tier × public/held-out × validation status, and the
+pre-registered minimum of validated items per category.
+
+A category with fewer validated items than ``thresholds.min_category_items`` has no
+per-category rate worth publishing; the audit fails it (with the count and the minimum)
+so the maintainer adds items or withholds the category's rates.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from generator.audit.base import AuditContext, Case, Section
+
+NAME = "balance"
+
+
+def counts(ctx: AuditContext) -> dict[tuple[str, int, str, str], int]:
+    """Items of the volume's bank version by (category, tier, public|held-out, status)."""
+    found: Counter[tuple[str, int, str, str]] = Counter()
+    for m in ctx.items:
+        found[(m.category, m.tier, "held-out" if ctx.heldout(m.id) else "public", m.status)] += 1
+    return dict(sorted(found.items()))
+
+
+def balance(ctx: AuditContext) -> Section:
+    """One case per category (its counts), failed when below the declared minimum."""
+    table = counts(ctx)
+    minimum = ctx.data.volume.thresholds.min_category_items
+    layout = ctx.data.layout
+    where = layout.rel(layout.volume_file(ctx.data.volume.id))
+    cases: list[Case] = []
+    for category in [c.id for c in ctx.data.bank.manifest.categories]:
+        rows = {k: v for k, v in table.items() if k[0] == category}
+        validated = sum(v for k, v in rows.items() if k[3] == "validated")
+        shown = ", ".join(
+            f"tier {t} {side} {status}: {n}" for (_, t, side, status), n in rows.items()
+        )
+        text = f"{category}: {validated} validated ({shown or 'no items'})"
+        if minimum is not None and validated < minimum:
+            cases.append(
+                Case(
+                    f"category/{category}",
+                    "fail",
+                    f"category {category} has {validated} validated item(s), below the "
+                    f"pre-registered minimum of {minimum}: its per-category rates are not "
+                    "publishable; add validated items or withhold them",
+                    where,
+                    "category-below-minimum",
+                )
+            )
+        else:
+            cases.append(Case(f"category/{category}", "pass", text))
+    if minimum is None:
+        cases.append(
+            Case(
+                "minimum",
+                "skip",
+                "could not check categories against a minimum: the volume pre-registers "
+                "none (thresholds.min_category_items)",
+                where,
+                "untested",
+            )
+        )
+    return Section(NAME, "Balance", tuple(cases))
