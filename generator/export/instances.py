@@ -17,6 +17,7 @@ from generator.export.run import SCHEMA_VERSION, RunContext
 from generator.figures.tally import decider
 from generator.hashing import sha256_bytes
 from generator.models.bank import BankItem
+from generator.models.raters import ModelRater
 from generator.models.records import Draw
 from generator.scoring import adjudication_seat
 from generator.store.jsonl import Bounds, Problems, iter_jsonl
@@ -68,7 +69,9 @@ def _record(
 ) -> dict[str, Any]:
     raw, reference = prompt_text(item), [item.pass_criterion]
     if how is None:
-        how = "mechanical check (code)" if item.tier == 0 else "llm_judge"
+        grader = ctx.bundle.manifest.jury.grader
+        judged = "llm_judge" if isinstance(grader, ModelRater) else "human_grader"
+        how = "mechanical check (code)" if item.tier == 0 else judged
         if verdict == "grader_refused":
             how = "panel majority (the grader refused)"
     return {
