@@ -48,7 +48,7 @@ def _restore(example_src: Path, root: Path, names: tuple[str, ...]) -> None:
     src_cache = Layout.at(example_src, example_src / ".private").cache_dir
     cache = Layout.at(root, root / ".private").cache_dir
     # Only a cache inside the scratch copy ($PROBEPRESS_CACHE may share one elsewhere).
-    if cache is not None and src_cache is not None and cache.is_relative_to(root):
+    if cache is not None and src_cache is not None and cache.is_relative_to(root.resolve()):
         shutil.rmtree(cache, ignore_errors=True)
         if src_cache.exists():
             shutil.copytree(src_cache, cache)
