@@ -313,22 +313,26 @@ def stand_in_pdf(html: bytes, fingerprint: str, *, draft: bool, demonstration: b
     return minimal_pdf([[line.encode("cp1252", "replace").decode("cp1252") for line in lines]])
 
 
-def stand_in_pdfs(patch: Any) -> None:
+def stand_in_pdfs(patch: Any, *, rendered: Callable[[str], bool] = lambda path: False) -> None:
     """Replace the PDF renderer of ``render_volume`` (and so of ``publish``) with
     :func:`stand_in_pdf` through ``patch`` (a ``pytest.MonkeyPatch``), for tests that are
     not about PDFs: WeasyPrint costs seconds a page. The PDFs are still written,
     fingerprinted, registered, sealed and scanned like rendered ones; the PDF tests
-    (``tests/render/``) and one end-to-end publish (the draft test) render for real."""
+    (``tests/render/``) and one end-to-end publish (the draft test) render for real.
+    The PDFs whose root-relative path ``rendered`` accepts are rendered by WeasyPrint."""
     from generator.render import run as render_run
 
+    real = render_run.render_pdfs
+
     def render(jobs: Any, workers: int, progress: Any = None) -> dict[str, bytes]:
-        out = {}
+        out = real([job for job in jobs if rendered(job.path)], workers, progress)
         for job in jobs:
-            out[job.path] = stand_in_pdf(
-                job.html, job.fingerprint, draft=job.draft, demonstration=job.demonstration
-            )
-            if progress is not None:
-                progress(job.path)
+            if not rendered(job.path):
+                out[job.path] = stand_in_pdf(
+                    job.html, job.fingerprint, draft=job.draft, demonstration=job.demonstration
+                )
+                if progress is not None:
+                    progress(job.path)
         return dict(sorted(out.items()))
 
     patch.setattr(render_run, "render_pdfs", render)

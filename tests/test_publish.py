@@ -263,10 +263,13 @@ def test_a_failing_gate_writes_nothing(example_src: Path, tmp_path: Path, cli: C
 
 
 def test_draft_from_a_dirty_tree_is_watermarked(
-    example_src: Path, tmp_path: Path, cli: CliRun
+    example_src: Path, tmp_path: Path, cli: CliRun, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Each volume's leaderboard PDF is rendered by WeasyPrint and watermarked on every
+    page (the jury cards' PDFs, which this test does not read, are stand-ins)."""
     root = publication_root(example_src, tmp_path / "fresh")
     (root / "NOTES.txt").write_text("work in progress\n", "utf-8")
+    stand_in_pdfs(monkeypatch, rendered=lambda path: path.endswith("/leaderboard.pdf"))
     result = cli("publish", *VOLUMES, "--allow-dirty", root_dir=root)
     assert result.exit_code == 0, result.stderr
     assert "draft complete" in result.stderr
@@ -278,7 +281,9 @@ def test_draft_from_a_dirty_tree_is_watermarked(
         assert "DRAFT" in (folder / "leaderboard.html").read_text("utf-8")
         from pypdf import PdfReader
 
-        for page in PdfReader(folder / "leaderboard.pdf").pages:
+        pdf = PdfReader(folder / "leaderboard.pdf")
+        assert "WeasyPrint" in str(pdf.metadata.producer if pdf.metadata else None)
+        for page in pdf.pages:
             assert "DRAFT" in page.extract_text()
 
 
