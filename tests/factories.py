@@ -278,3 +278,61 @@ def line_number(path: Path, needle: str) -> int:
         if needle in line:
             return n
     raise AssertionError(f"{needle!r} not in {path}")
+
+
+def stand_in_pdf(html: bytes, fingerprint: str, *, draft: bool, demonstration: bool) -> bytes:
+    """A small valid PDF carrying what a rendered one carries in its text layer: the
+    page's text, the HTML fingerprint stamp and the DRAFT / demonstration markers."""
+    from html.parser import HTMLParser
+
+    from tests.leaks.leak_samples import minimal_pdf
+
+    class _Text(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__(convert_charrefs=True)
+            self.lines: list[str] = []
+            self._skip = 0
+
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            if tag in ("script", "style"):
+                self._skip += 1
+
+        def handle_endtag(self, tag: str) -> None:
+            if tag in ("script", "style") and self._skip:
+                self._skip -= 1
+
+        def handle_data(self, data: str) -> None:
+            if not self._skip and data.strip():
+                self.lines.append(" ".join(data.split()))
+
+    parser = _Text()
+    parser.feed(html.decode("utf-8"))
+    marks = ["DRAFT"] * draft + ["demonstration data"] * demonstration
+    lines = [*marks, *parser.lines, f"sha256:{fingerprint}"]
+    # The stand-in's one font covers cp1252; anything else becomes "?".
+    return minimal_pdf([[line.encode("cp1252", "replace").decode("cp1252") for line in lines]])
+
+
+def stand_in_pdfs(patch: Any, *, rendered: Callable[[str], bool] = lambda path: False) -> None:
+    """Replace the PDF renderer of ``render_volume`` (and so of ``publish``) with
+    :func:`stand_in_pdf` through ``patch`` (a ``pytest.MonkeyPatch``), for tests that are
+    not about PDFs: WeasyPrint costs seconds a page. The PDFs are still written,
+    fingerprinted, registered, sealed and scanned like rendered ones; the PDF tests
+    (``tests/render/``) and one end-to-end publish (the draft test) render for real.
+    The PDFs whose root-relative path ``rendered`` accepts are rendered by WeasyPrint."""
+    from generator.render import run as render_run
+
+    real = render_run.render_pdfs
+
+    def render(jobs: Any, workers: int, progress: Any = None) -> dict[str, bytes]:
+        out = real([job for job in jobs if rendered(job.path)], workers, progress)
+        for job in jobs:
+            if not rendered(job.path):
+                out[job.path] = stand_in_pdf(
+                    job.html, job.fingerprint, draft=job.draft, demonstration=job.demonstration
+                )
+                if progress is not None:
+                    progress(job.path)
+        return dict(sorted(out.items()))
+
+    patch.setattr(render_run, "render_pdfs", render)

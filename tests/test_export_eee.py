@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import json
+import shutil
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 import pandas as pd
 import pytest
+from click.testing import CliRunner
 
+from generator.cli import main
 from generator.store import Layout, load_volume
 from tests.conftest import CliRun, tree_state
 from tests.eee_schema import schemas
@@ -22,9 +26,28 @@ def published() -> dict[str, Any]:
     return schemas()
 
 
-def _export(cli: CliRun, out: Path, volume: str = "vol-002") -> None:
-    result = cli("export", "eee", volume, "--out", str(out), *ORG)
+def _export(root: Path, out: Path, volume: str = "vol-002") -> None:
+    args = ["--root", str(root), "export", "eee", volume, "--out", str(out), *ORG]
+    result = CliRunner().invoke(main, args, catch_exceptions=False)
     assert result.exit_code == 0, result.output
+
+
+@dataclass(frozen=True)
+class Exported:
+    """A copy of the example and vol-002 exported from it (read-only use)."""
+
+    root: Path
+    out: Path
+
+
+@pytest.fixture(scope="module")
+def exported(example_src: Path, tmp_path_factory: pytest.TempPathFactory) -> Exported:
+    """vol-002 exported once for the module's tests that read the export."""
+    base = tmp_path_factory.mktemp("eee")
+    root = base / "root"
+    shutil.copytree(example_src, root, symlinks=True)
+    _export(root, base / "eee")
+    return Exported(root, base / "eee")
 
 
 def _records(out: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -38,25 +61,24 @@ def _records(out: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
 
 
 def test_records_validate_against_the_published_schemas(
-    cli: CliRun, tmp_path: Path, published: dict[str, Any]
+    exported: Exported, published: dict[str, Any]
 ) -> None:
-    _export(cli, tmp_path / "eee")
-    aggregates, instances = _records(tmp_path / "eee")
+    aggregates, instances = _records(exported.out)
     assert len(aggregates) == 8 and instances
     aggregate = jsonschema.Draft7Validator(published["aggregate"])
     instance = jsonschema.Draft7Validator(published["instance"])
     for record in aggregates:
         assert not [e.message for e in aggregate.iter_errors(record)]
-        linked = tmp_path / "eee" / record["detailed_evaluation_results"]["file_path"]
+        linked = exported.out / record["detailed_evaluation_results"]["file_path"]
         assert linked.is_file()
     for record in instances:
         assert not [e.message for e in instance.iter_errors(record)]
 
 
-def test_aggregates_are_the_registered_figures(root: Path, cli: CliRun, tmp_path: Path) -> None:
-    _export(cli, tmp_path / "eee")
-    registry = json.loads((root / "figures" / "figures.json").read_text("utf-8"))["figures"]
-    aggregates, _ = _records(tmp_path / "eee")
+def test_aggregates_are_the_registered_figures(exported: Exported) -> None:
+    registry = json.loads((exported.root / "figures" / "figures.json").read_text("utf-8"))
+    registry = registry["figures"]
+    aggregates, _ = _records(exported.out)
     seen = 0
     for record in aggregates:
         for result in record["evaluation_results"]:
@@ -115,11 +137,8 @@ def _independent_public_fail_fractions(root: Path) -> pd.DataFrame:
     return pd.concat(frames, axis=1)
 
 
-def test_instances_are_the_public_draws_the_rates_count(
-    root: Path, cli: CliRun, tmp_path: Path
-) -> None:
-    _export(cli, tmp_path / "eee")
-    _, instances = _records(tmp_path / "eee")
+def test_instances_are_the_public_draws_the_rates_count(exported: Exported) -> None:
+    _, instances = _records(exported.out)
     frame = pd.DataFrame(
         {
             "slug": [r["evaluation_id"].split("/")[1] for r in instances],
@@ -127,35 +146,32 @@ def test_instances_are_the_public_draws_the_rates_count(
             "score": [r["evaluation"]["score"] for r in instances],
         }
     )
-    exported = frame.groupby(["item", "slug"]).score.mean().unstack()
-    expected = _independent_public_fail_fractions(root)
+    scores = frame.groupby(["item", "slug"]).score.mean().unstack()
+    expected = _independent_public_fail_fractions(exported.root)
     pd.testing.assert_frame_equal(
-        exported.sort_index(axis=0).sort_index(axis=1),
+        scores.sort_index(axis=0).sort_index(axis=1),
         expected.sort_index(axis=0).sort_index(axis=1),
         check_names=False,
     )
 
 
-def test_held_out_items_never_appear_as_instances(root: Path, cli: CliRun, tmp_path: Path) -> None:
-    _export(cli, tmp_path / "eee")
-    layout = Layout.at(root, root / ".private")
+def test_held_out_items_never_appear_as_instances(exported: Exported) -> None:
+    layout = Layout.at(exported.root, exported.root / ".private")
     data = load_volume(layout, "vol-002")
     heldout = set(data.bank.private)
     assert heldout
     texts = [i.pass_criterion for i in data.bank.private.values()]
-    _, instances = _records(tmp_path / "eee")
+    _, instances = _records(exported.out)
     assert not {r["sample_id"] for r in instances} & heldout
-    blob = "\n".join(p.read_text("utf-8") for p in (tmp_path / "eee").rglob("*.json*"))
+    blob = "\n".join(p.read_text("utf-8") for p in exported.out.rglob("*.json*"))
     assert not [t for t in texts if t in blob]
     assert not [i for i in heldout if f'"{i}"' in blob]
 
 
-def test_export_is_reproducible(cli: CliRun, tmp_path: Path) -> None:
-    _export(cli, tmp_path / "one")
-    _export(cli, tmp_path / "two")
-    one = {
-        p.relative_to(tmp_path / "one"): p.read_bytes() for p in (tmp_path / "one").rglob("*.json*")
-    }
+def test_export_is_reproducible(exported: Exported, root: Path, tmp_path: Path) -> None:
+    """A second export, from another copy of the example, gives the same bytes."""
+    _export(root, tmp_path / "two")
+    one = {p.relative_to(exported.out): p.read_bytes() for p in exported.out.rglob("*.json*")}
     two = {
         p.relative_to(tmp_path / "two"): p.read_bytes() for p in (tmp_path / "two").rglob("*.json*")
     }

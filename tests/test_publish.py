@@ -24,7 +24,7 @@ from generator.lock import LOCK_FILE
 from generator.publish import SITE_STAMP
 from generator.staging import STAGING_PREFIX
 from tests.conftest import CliRun
-from tests.factories import git_commit_all
+from tests.factories import git_commit_all, stand_in_pdfs
 
 REPO = Path(__file__).resolve().parents[1]
 VOLUMES = ("vol-001", "vol-002")
@@ -109,7 +109,9 @@ def _counting(patch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture(scope="module")
 def published(example_src: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Both example volumes published and committed (built once for this module)."""
+    """Both example volumes published and committed (built once for this module). Its
+    PDFs are stand-ins (no test of this publication is about PDF content; the draft test
+    publishes with rendered PDFs and checks their pages)."""
     from click.testing import CliRunner
 
     from generator.cli import main
@@ -117,6 +119,7 @@ def published(example_src: Path, tmp_path_factory: pytest.TempPathFactory) -> Pa
     root = publication_root(example_src, tmp_path_factory.mktemp("pub") / "root")
     with pytest.MonkeyPatch.context() as patch:
         _counting(patch)
+        stand_in_pdfs(patch)
         result = CliRunner().invoke(main, ["--root", str(root), "publish", *VOLUMES])
     assert result.exit_code == 0, result.output
     git_commit_all(root, "publish")
@@ -260,10 +263,13 @@ def test_a_failing_gate_writes_nothing(example_src: Path, tmp_path: Path, cli: C
 
 
 def test_draft_from_a_dirty_tree_is_watermarked(
-    example_src: Path, tmp_path: Path, cli: CliRun
+    example_src: Path, tmp_path: Path, cli: CliRun, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Each volume's leaderboard PDF is rendered by WeasyPrint and watermarked on every
+    page (the jury cards' PDFs, which this test does not read, are stand-ins)."""
     root = publication_root(example_src, tmp_path / "fresh")
     (root / "NOTES.txt").write_text("work in progress\n", "utf-8")
+    stand_in_pdfs(monkeypatch, rendered=lambda path: path.endswith("/leaderboard.pdf"))
     result = cli("publish", *VOLUMES, "--allow-dirty", root_dir=root)
     assert result.exit_code == 0, result.stderr
     assert "draft complete" in result.stderr
@@ -275,14 +281,17 @@ def test_draft_from_a_dirty_tree_is_watermarked(
         assert "DRAFT" in (folder / "leaderboard.html").read_text("utf-8")
         from pypdf import PdfReader
 
-        for page in PdfReader(folder / "leaderboard.pdf").pages:
+        pdf = PdfReader(folder / "leaderboard.pdf")
+        assert "WeasyPrint" in str(pdf.metadata.producer if pdf.metadata else None)
+        for page in pdf.pages:
             assert "DRAFT" in page.extract_text()
 
 
 def test_signed_release_verifies_and_tampering_is_named(
-    example_src: Path, tmp_path: Path, cli: CliRun
+    pub: Path, tmp_path: Path, cli: CliRun
 ) -> None:
-    root = publication_root(example_src, tmp_path / "fresh")
+    """Publishing the standing publication with a signing key signs its releases and its
+    manifest (a fresh signed publish is tests/test_verify.py's publication)."""
     key = tmp_path / "signing.pem"
     key.write_bytes(
         Ed25519PrivateKey.generate().private_bytes(
@@ -291,17 +300,17 @@ def test_signed_release_verifies_and_tampering_is_named(
             serialization.NoEncryption(),
         )
     )
-    result = cli("publish", *VOLUMES, "--signing-key", str(key), root_dir=root)
+    result = cli("publish", *VOLUMES, "--signing-key", str(key), root_dir=pub)
     assert result.exit_code == 0, result.stderr
-    release_file = root / "site_src" / "volumes" / "vol-001" / "release.json"
+    release_file = pub / "site_src" / "volumes" / "vol-001" / "release.json"
     release = json.loads(release_file.read_text("utf-8"))
     assert release["signature"]["algorithm"] == "ed25519"
-    assert (root / "site_src" / "downloads" / "release-signing-key.pub").is_file()
-    assert cli("verify", root_dir=root).exit_code == 3  # intact; authenticity not checked
+    assert (pub / "site_src" / "downloads" / "release-signing-key.pub").is_file()
+    assert cli("verify", root_dir=pub).exit_code == 3  # intact; authenticity not checked
     release["gates"]["agreement"]["passed"] = True
     release["generator"] = "probepress 9.9.9"
     release_file.write_text(json.dumps(release, indent=2, sort_keys=True) + "\n", "utf-8")
-    bad = cli("verify", root_dir=root)
+    bad = cli("verify", root_dir=pub)
     assert bad.exit_code == 1
     assert (
         "site_src/volumes/vol-001/release.json: the signature does not match the manifest"
@@ -319,42 +328,37 @@ def test_verify_passes_on_the_root_and_on_the_built_site(pub: Path, cli: CliRun)
     assert site.exit_code == 3, site.stderr
 
 
-@pytest.mark.parametrize(
-    ("target", "expected"),
-    [
-        (
-            "site_src/downloads/bank_v1_public.jsonl",
-            "site_src/downloads/bank_v1_public.jsonl: does not match its SHA256SUMS line",
-        ),
-        (
-            "site_src/volumes/vol-001/leaderboard.html",
-            "site_src/volumes/vol-001/leaderboard.html: frozen file changed after it was published",
-        ),
-        (
-            "bundles/vol-002/demo-ember-ember-mini/verdicts.jsonl",
-            "vol-002/demo-ember-ember-mini/core_rate: source "
-            "bundles/vol-002/demo-ember-ember-mini/verdicts.jsonl changed",
-        ),
-    ],
-)
-def test_verify_names_an_altered_file(pub: Path, cli: CliRun, target: str, expected: str) -> None:
-    path = pub / target
-    data = bytearray(path.read_bytes())
-    spot = data.index(b"fail") if b"fail" in data else len(data) // 2
-    data[spot] = ord("F") if data[spot] != ord("F") else ord("G")
-    path.write_bytes(bytes(data))
-    bad = cli("verify", root_dir=pub)
-    assert bad.exit_code == 1
-    assert expected in bad.stderr, bad.stderr[:2000]
+ALTERED = {
+    "site_src/downloads/bank_v1_public.jsonl": (
+        "site_src/downloads/bank_v1_public.jsonl: does not match its SHA256SUMS line"
+    ),
+    "site_src/volumes/vol-001/leaderboard.html": (
+        "site_src/volumes/vol-001/leaderboard.html: frozen file changed after it was published"
+    ),
+    "bundles/vol-002/demo-ember-ember-mini/verdicts.jsonl": (
+        "vol-002/demo-ember-ember-mini/core_rate: source "
+        "bundles/vol-002/demo-ember-ember-mini/verdicts.jsonl changed"
+    ),
+}
 
 
-def test_verify_names_an_altered_figure(pub: Path, cli: CliRun) -> None:
+def test_verify_names_every_altered_file_and_figure(pub: Path, cli: CliRun) -> None:
+    """A download, a frozen page, a bundle and a registered figure, each altered in a
+    different place: one verify run names every one (verify collects, then fails)."""
+    for target in ALTERED:
+        path = pub / target
+        data = bytearray(path.read_bytes())
+        spot = data.index(b"fail") if b"fail" in data else len(data) // 2
+        data[spot] = ord("F") if data[spot] != ord("F") else ord("G")
+        path.write_bytes(bytes(data))
     registry = pub / "figures" / "figures.json"
     data = json.loads(registry.read_text("utf-8"))
     data["figures"]["vol-001/demo-ember-ember-mini/core_rate"]["value"] = "0.0100"
     registry.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", "utf-8")
     bad = cli("verify", root_dir=pub)
     assert bad.exit_code == 1
+    for expected in ALTERED.values():
+        assert expected in bad.stderr, bad.stderr[:2000]
     assert "vol-001/demo-ember-ember-mini/core_rate: recomputes to" in bad.stderr
 
 

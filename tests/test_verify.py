@@ -22,7 +22,7 @@ from generator.hashing import sha256_file
 from generator.models.release import Release, SiteManifest
 from generator.release import sign
 from generator.trust import pem_fingerprint
-from tests.factories import git_commit_all
+from tests.factories import git_commit_all, stand_in_pdfs
 from tests.test_publish import VOLUMES, publication_root
 
 MANIFEST = "site_src/downloads/release-manifest.json"
@@ -60,10 +60,14 @@ def keys(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 def signed(
     example_src: Path, tmp_path_factory: pytest.TempPathFactory, keys: dict[str, Path]
 ) -> Path:
-    """Both example volumes published signed by the maintainer and committed."""
+    """Both example volumes published signed by the maintainer and committed. Its PDFs
+    are stand-ins: what verify checks of a PDF (its bytes against the manifest, its
+    fingerprint entry) does not depend on how it was rendered."""
     root = publication_root(example_src, tmp_path_factory.mktemp("signed") / "root")
     args = ["--root", str(root), "publish", *VOLUMES, "--signing-key", str(keys["maintainer"])]
-    result = CliRunner().invoke(main, args)
+    with pytest.MonkeyPatch.context() as patch:
+        stand_in_pdfs(patch)
+        result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, result.output
     git_commit_all(root, "publish")
     return root

@@ -18,6 +18,7 @@ from generator.words import counted
 from tests.conftest import CliRun
 from tests.factories import bundle_dir, edit_json, edit_lines, git_commit_all
 from tests.gates.test_gates import AURORA, BRIGHT, KESTREL, VOL, _check, _expect, _messages
+from tests.gates.test_labels import _expected
 
 Rows = list[dict[str, Any]]
 GRADER = "demo-kestrel/kestrel-grader-2"
@@ -94,14 +95,13 @@ def test_an_anchor_on_the_jury_seated_for_another_candidate(cli: CliRun, root: P
     panel_line = _line(manifest, f'"api": "{FJORD["api"]}"', _line(manifest, '"panel"'))
     reserve_line = _line(manifest, f'"reserve": "{FJORD["api"]}"')
     shown = f"bundles/{VOL}/{BRIGHT}"
-    _expect(
+    report = _expected(
         cli,
         root,
         {"recusal", "judge-conflict"},
         f"bundles/{VOL}/volume.yaml:{_line(text, 'api: demo-fjord/fjord-ref-1')}: reserve "
         "demo-fjord/fjord-ref-1 is an anchor of this volume; a candidate never grades",
     )
-    report = _check(cli)
     recusal = _messages(report, "recusal")
     # The seated panel judge's line is its panel entry ("{" opens it one line above "api").
     assert (
@@ -123,7 +123,7 @@ def test_a_candidate_seated_as_another_candidates_grader(cli: CliRun, root: Path
     _replace_judge(bundle_dir(root, AURORA), GRADER, EMBER)
     d = bundle_dir(root, AURORA)
     first = next(n for n, r in enumerate(_rows(d / "verdicts.jsonl")) if r.get("grader"))
-    _expect(
+    report = _expected(
         cli,
         root,
         {"recusal", "judge-conflict"},
@@ -133,7 +133,7 @@ def test_a_candidate_seated_as_another_candidates_grader(cli: CliRun, root: Path
     assert any(
         "grader demo-ember/ember-mini is a candidate of this volume and may not grade "
         "demo-aurora/aurora-7b-chat" in m
-        for m in _messages(_check(cli), "recusal")
+        for m in _messages(report, "recusal")
     )
 
 
@@ -190,14 +190,14 @@ def test_the_grader_qualified_on_one_probe_of_six(cli: CliRun, root: Path) -> No
 
     path = _qualification(root, AURORA, cut)
     line = next(n for n, r in enumerate(_rows(path)) if r["judge"] == GRADER) + 1
-    _expect(
+    report = _expected(
         cli,
         root,
         {"judge-conflict"},
         f"bundles/{VOL}/{AURORA}/qualification.jsonl:{line}: {GRADER} has no result for "
         "declared qualification probe qual-unicode-answer",
     )
-    messages = _messages(_check(cli), "judge-conflict")
+    messages = _messages(report, "judge-conflict")
     assert sum("has no result for declared qualification probe" in m for m in messages) == 5
     assert any(f"verdicts by {GRADER}, which failed qualification" in m for m in messages)
 
@@ -264,7 +264,7 @@ def test_a_seated_reserve_missing_a_probe(cli: CliRun, root: Path) -> None:
         ],
     )
     line = next(n for n, r in enumerate(_rows(path)) if r["judge"] == OSPREY) + 1
-    _expect(
+    report = _expected(
         cli,
         root,
         {"judge-conflict", "recusal"},
@@ -272,7 +272,7 @@ def test_a_seated_reserve_missing_a_probe(cli: CliRun, root: Path) -> None:
         "declared qualification probe qual-clear-fail",
     )
     assert f"bundles/{VOL}/{KESTREL}/bundle.json: reserve {OSPREY} is not qualified" in _messages(
-        _check(cli), "recusal"
+        report, "recusal"
     )
 
 

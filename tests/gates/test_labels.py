@@ -17,7 +17,7 @@ from tests.factories import (
     git_commit_all,
     line_number,
 )
-from tests.gates.test_gates import AURORA, VOL, _check, _expect, _failed, _messages
+from tests.gates.test_gates import AURORA, VOL, _check, _expect, _failed, _messages, _reregister
 
 Rows = list[dict[str, Any]]
 VERDICTS = f"bundles/{VOL}/{AURORA}/verdicts.jsonl"
@@ -31,6 +31,21 @@ def _rows(root: Path, name: str) -> Rows:
 
 def _first(rows: Rows, **match: object) -> int:
     return next(n for n, r in enumerate(rows) if all(r.get(k) == v for k, v in match.items()))
+
+
+def _expected(
+    cli: CliRun, root: Path, gates: set[str], message: str, volume: str = VOL
+) -> dict[str, Any]:
+    """``_expect``'s assertions, and the report for more of them: one ``check`` run
+    where ``_expect`` and a second ``_check`` of the unchanged tree ran two."""
+    _reregister(root, volume)
+    git_commit_all(root, "mutated example")
+    report = _check(cli, volume)
+    assert report["exit_code"] == 1
+    assert _failed(report) == gates, _failed(report)
+    found = [m for g in gates for m in _messages(report, g)]
+    assert any(message in m for m in found), found
+    return report
 
 
 def _draw(row: dict[str, Any]) -> str:
@@ -75,8 +90,7 @@ def test_every_label_is_declared_and_derives_the_recorded_pass_or_fail(
         "'full_compliance' derives 'fail' by the rule of item group unsafe-requests, but the "
         "vote says 'pass'",
     ]
-    _expect(cli, root, {"preflight"}, expected[0])
-    found = _messages(_check(cli), "preflight")
+    found = _messages(_expected(cli, root, {"preflight"}, expected[0]), "preflight")
     assert sorted(found) == sorted(expected)
 
 
@@ -94,8 +108,7 @@ def test_item_groups_cover_every_judged_item_exactly_once(cli: CliRun, root: Pat
     categories_line = line_number(vfile, "- arithmetic") - 1
     items_line = line_number(vfile, "- no-such-item") - 1
     shown = f"bundles/{VOL}/volume.yaml"
-    _expect(cli, root, {"preflight"}, "are in no item group")
-    found = _messages(_check(cli), "preflight")
+    found = _messages(_expected(cli, root, {"preflight"}, "are in no item group"), "preflight")
     both = "(unsafe-requests, criterion-items)"
     expected = [
         f"{shown}:{categories_line}: scoring.groups[1] (criterion-items): "
@@ -113,8 +126,10 @@ def test_item_groups_cover_every_judged_item_exactly_once(cli: CliRun, root: Pat
 def test_a_panel_majority_reference_needs_the_whole_panel(cli: CliRun, root: Path) -> None:
     text = edit_volume(root, lambda doc: doc["scoring"].update(reference="panel-majority"))
     line = next(n for n, t in enumerate(text.splitlines(), 1) if "reference: panel-majority" in t)
-    _expect(cli, root, {"agreement"}, "can decide only the draws the panel re-grades")
-    found = _messages(_check(cli), "agreement")
+    found = _messages(
+        _expected(cli, root, {"agreement"}, "can decide only the draws the panel re-grades"),
+        "agreement",
+    )
     assert (
         f"bundles/{VOL}/volume.yaml:{line}: scoring.reference is panel-majority but "
         "thresholds.panel_sample_fraction is 0.20: the panel majority can decide only the "

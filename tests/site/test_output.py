@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
+
+import pytest
 
 from generator.gates import GateContext
 from generator.gates.holdout import secrets
@@ -74,7 +77,7 @@ def test_every_internal_link_resolves(built: Built) -> None:
     assert broken_links(built.site) == []
 
 
-def test_the_link_check_finds_a_broken_link(built: Built, tmp_path: Path) -> None:
+def test_the_link_check_finds_a_broken_link(tmp_path: Path) -> None:
     site = tmp_path / "site"
     site.mkdir()
     (site / "index.html").write_text(
@@ -88,7 +91,17 @@ def test_the_link_check_finds_a_broken_link(built: Built, tmp_path: Path) -> Non
     ]
 
 
-def _index(built: Built) -> LeakIndex:
+@dataclass(frozen=True)
+class Secrets:
+    """vol-002 as the holdout gate reads it, and the leak index of its held-out text."""
+
+    ctx: GateContext
+    index: LeakIndex
+
+
+@pytest.fixture(scope="module")
+def held_out(built: Built) -> Secrets:
+    """Read vol-002 and index its secrets once for the module's two scans."""
     ctx = GateContext(load_volume(built.layout, "vol-002"))
     public = [
         i.prompt if isinstance(i.prompt, str) else "\n".join(m.content for m in i.prompt)
@@ -98,21 +111,20 @@ def _index(built: Built) -> LeakIndex:
     index = LeakIndex.build(secrets(ctx, unreadable), ignore=public)
     assert ctx.data.bank.private, "the example's private store was not read"
     assert not unreadable.items, unreadable.items
-    return index
+    return Secrets(ctx, index)
 
 
-def test_no_held_out_text_appears_in_the_built_site(built: Built) -> None:
-    leaks = scan_paths(_index(built), [built.site], root=built.root)
+def test_no_held_out_text_appears_in_the_built_site(built: Built, held_out: Secrets) -> None:
+    leaks = scan_paths(held_out.index, [built.site], root=built.root)
     assert [f"{leak.source}: {leak.secret_key}" for leak in leaks] == []
 
 
-def test_the_scan_would_find_held_out_text(built: Built, tmp_path: Path) -> None:
-    ctx = GateContext(load_volume(built.layout, "vol-002"))
-    item = sorted(ctx.data.bank.private.values(), key=lambda i: i.id)[0]
+def test_the_scan_would_find_held_out_text(held_out: Secrets, tmp_path: Path) -> None:
+    item = sorted(held_out.ctx.data.bank.private.values(), key=lambda i: i.id)[0]
     prompt = item.prompt if isinstance(item.prompt, str) else item.prompt[-1].content
     leaked = tmp_path / "site" / "page.html"
     leaked.parent.mkdir()
     leaked.write_text(f"<p>{prompt}</p>", encoding="utf-8")
-    assert [leak.secret_key for leak in scan_paths(_index(built), [leaked.parent])] == [
+    assert [leak.secret_key for leak in scan_paths(held_out.index, [leaked.parent])] == [
         f"item:{item.id}"
     ]

@@ -5,7 +5,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+import pytest
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.errors import ProbepressError
@@ -25,23 +26,47 @@ line = st.one_of(
 content = st.lists(line, max_size=8).map(b"\n".join)
 
 
-@settings(
-    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
+@pytest.fixture(scope="module")
+def scratch(example_src: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One writable copy of the example for every example Hypothesis tries: each example
+    damages one file and the test puts the example's bytes back (copying the whole
+    example per example cost more than loading it)."""
+    root = tmp_path_factory.mktemp("fuzz") / "root"
+    shutil.copytree(example_src, root)
+    return root
+
+
+def _restore(example_src: Path, root: Path, names: tuple[str, ...]) -> None:
+    """Put back the example's ``names`` in the damaged bundle and its result cache, so the
+    next example starts from the example as generated."""
+    pristine, damaged = (
+        bundle_dir(example_src, first_slug(example_src)),
+        bundle_dir(root, first_slug(root)),
+    )
+    for name in names:
+        shutil.copy2(pristine / name, damaged / name)
+    src_cache = Layout.at(example_src, example_src / ".private").cache_dir
+    cache = Layout.at(root, root / ".private").cache_dir
+    # Only a cache inside the scratch copy ($PROBEPRESS_CACHE may share one elsewhere).
+    if cache is not None and src_cache is not None and cache.is_relative_to(root.resolve()):
+        shutil.rmtree(cache, ignore_errors=True)
+        if src_cache.exists():
+            shutil.copytree(src_cache, cache)
+
+
+@settings(max_examples=60, deadline=None)
 @given(target=st.sampled_from(TARGETS), data=content, seal=st.booleans())
 def test_loader_only_raises_its_own_errors(
-    example_src: Path, tmp_path_factory: object, target: str, data: bytes, seal: bool
+    example_src: Path, scratch: Path, target: str, data: bytes, seal: bool
 ) -> None:
-    import tempfile
-
-    with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp) / "root"
-        shutil.copytree(example_src, root)
-        d = bundle_dir(root, first_slug(root))
+    d = bundle_dir(scratch, first_slug(scratch))
+    try:
         (d / target).write_bytes(data)
         if seal and target != "bundle.json":
             reseal(d, target)
         try:
-            load_volume(Layout.at(root, root / ".private"), "vol-001")
+            load_volume(Layout.at(scratch, scratch / ".private"), "vol-001")
         except ProbepressError as exc:
             assert exc.render()
+    finally:
+        _restore(example_src, scratch, (target, "bundle.json"))
