@@ -17,7 +17,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel
 
-from generator import commitments, confine
+from generator import commitments, confine, instructions
 from generator.canonical import dumps, dumps_line, write_bytes
 from generator.demo.bank import DemoItem, build_bank
 from generator.demo.bank import categories as demo_categories
@@ -85,7 +85,9 @@ def _volume(spec: DemoSpec, vol: VolumeSpec, run_dates: dict[str, dt.date]) -> V
         ac1_floor=vol.ac1_floor,
         panel_sample_fraction=vol.panel_fraction,
         sample_seed=vol.sample_seed,
+        min_category_items=vol.min_category_items,
     )
+    grading = spec.jury.grading
     jury = Jury.model_validate(
         {
             "grader": _judge(spec.jury.grader),
@@ -97,6 +99,12 @@ def _volume(spec: DemoSpec, vol: VolumeSpec, run_dates: dict[str, dt.date]) -> V
                 "status": "required",
                 "rule": "all-correct",
                 "probes": [{"id": p, "expected": e} for p, e in spec.qualification_probes],
+            },
+            "grading": grading
+            and {
+                "prompt_sha256": instructions.sha256(grading.instructions),
+                "temperature": grading.temperature,
+                "max_output_tokens": grading.max_output_tokens,
             },
         }
     )

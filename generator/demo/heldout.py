@@ -30,7 +30,7 @@ from typing import Any
 
 from generator.demo import read_data
 
-__all__ = ["SOURCES", "Item", "heldout_items", "heldout_response"]
+__all__ = ["SOURCES", "Item", "heldout_items", "heldout_reference", "heldout_response"]
 
 Item = dict[str, Any]
 SOURCES = ("demonstration item generated procedurally by probepress (held out)",)
@@ -65,6 +65,7 @@ class _Kind:
     tier: int
     make: dict[str, Any]
     answer: dict[str, Any]
+    known_wrong: Sequence[dict[str, Any]] = ()
 
 
 @dataclass(frozen=True)
@@ -280,3 +281,16 @@ def heldout_response(item: Item, passed: bool, rng: random.Random) -> str:
     kind = _kind_of(item["id"])
     answer = _Composer(rng, {**item["slots"], "passed": passed}).block(kind.answer)
     return str(answer)
+
+
+def heldout_reference(item: Item, rng: random.Random) -> dict[str, Any]:
+    """The item's ``reference``: a passing answer and its kind's known-wrong answers.
+
+    Raises:
+        KeyError: ``item`` is not a held-out item of this bank.
+    """
+    wrong = _Composer(rng, {**item["slots"], "passed": False})
+    kind = _kind_of(item["id"])
+    known = [{"answer": str(wrong.value(w["answer"])), "rule": w["rule"]} for w in kind.known_wrong]
+    reference = {"answer": heldout_response(item, True, rng)}
+    return {**reference, "known_wrong": known} if known else reference

@@ -83,6 +83,17 @@ class VolumeSpec:
     sample_seed: int = 7001
     preregistered: dt.date | None = None
     reference: Reference = "grader"
+    min_category_items: int | None = None
+
+
+@_FORBID
+@dataclass(frozen=True)
+class GradingSpec:
+    """The grader's prompt (a file of ``generator/instructions``) and sampling settings."""
+
+    instructions: str
+    temperature: Decimal
+    max_output_tokens: int
 
 
 @_FORBID
@@ -94,6 +105,7 @@ class JurySpec:
     panel: tuple[JudgeSpec, JudgeSpec, JudgeSpec]
     reserve_graders: tuple[JudgeSpec, ...]
     reserve_judges: tuple[JudgeSpec, ...]
+    grading: GradingSpec | None = None
 
 
 @_FORBID

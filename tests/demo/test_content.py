@@ -319,6 +319,9 @@ def generated_texts(seed: int) -> Iterator[tuple[str, str]]:
             yield item["id"], check_text(item["check"])
         for passed in (True, False) * 4:
             yield item["id"], heldout.heldout_response(item, passed, rng)
+        reference = heldout.heldout_reference(item, rng)
+        for text in [reference["answer"], *(w["answer"] for w in reference.get("known_wrong", []))]:
+            yield item["id"], text
 
 
 @cache
