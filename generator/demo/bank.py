@@ -40,16 +40,18 @@ def _history(status: str, released: dt.date, spec: DemoSpec, rng: random.Random)
     ]
 
 
-def _reference(raw: dict[str, Any], is_held: bool, seed: int) -> dict[str, Any]:
+def _reference(raw: dict[str, Any], is_held: bool, seed: int) -> dict[str, Any] | None:
     """A held-out item's composed reference; a public item's declared ``reference``,
     its answer the item's first passing sample response unless it names one."""
     if is_held:
         return heldout.heldout_reference(raw, random.Random(f"{seed}:reference:{raw['id']}"))
-    return {"answer": raw["responses"]["pass"][0], **raw.get("reference", {})}
+    passing = raw.get("responses", {}).get("pass", [])
+    declared = {**({"answer": passing[0]} if passing else {}), **raw.get("reference", {})}
+    return declared or None
 
 
 def _make_item(
-    raw: dict[str, Any], reference: dict[str, Any], spec: DemoSpec, rng: random.Random
+    raw: dict[str, Any], reference: dict[str, Any] | None, spec: DemoSpec, rng: random.Random
 ) -> BankItem:
     released = next(v.released for v in spec.versions if v.id == raw["added_in"])
     status = raw.get("status", "validated")
