@@ -71,24 +71,10 @@ def _endpoint(model: JudgeSpec | CandidateSpec) -> dict[str, Any]:
     return {"gateway": model.gateway, "serving_provider": model.provider, "no_training": True}
 
 
-def _volume(spec: DemoSpec, vol: VolumeSpec, run_dates: dict[str, dt.date]) -> Volume:
-    protocol = Protocol(
-        halves=list(vol.halves),
-        draws_per_half=vol.draws_per_half,
-        temperature=vol.temperature,
-        max_output_tokens=vol.max_output_tokens,
-        system_prompt_sha256=sha256_text(spec.system_prompt),
-        tools=False,
-    )
-    thresholds = Thresholds(
-        circuit_breaker_error_share=vol.circuit_breaker,
-        ac1_floor=vol.ac1_floor,
-        panel_sample_fraction=vol.panel_fraction,
-        sample_seed=vol.sample_seed,
-        min_category_items=vol.min_category_items,
-    )
+def _jury(spec: DemoSpec) -> Jury:
+    """The jury every volume declares, with its qualification probes and grading."""
     grading = spec.jury.grading
-    jury = Jury.model_validate(
+    return Jury.model_validate(
         {
             "grader": _judge(spec.jury.grader),
             "panel": [_judge(j) for j in spec.jury.panel],
@@ -108,6 +94,25 @@ def _volume(spec: DemoSpec, vol: VolumeSpec, run_dates: dict[str, dt.date]) -> V
             },
         }
     )
+
+
+def _volume(spec: DemoSpec, vol: VolumeSpec, run_dates: dict[str, dt.date]) -> Volume:
+    protocol = Protocol(
+        halves=list(vol.halves),
+        draws_per_half=vol.draws_per_half,
+        temperature=vol.temperature,
+        max_output_tokens=vol.max_output_tokens,
+        system_prompt_sha256=sha256_text(spec.system_prompt),
+        tools=False,
+    )
+    thresholds = Thresholds(
+        circuit_breaker_error_share=vol.circuit_breaker,
+        ac1_floor=vol.ac1_floor,
+        panel_sample_fraction=vol.panel_fraction,
+        sample_seed=vol.sample_seed,
+        min_category_items=vol.min_category_items,
+    )
+    jury = _jury(spec)
     scoring = Scoring.model_validate(demo_scoring((c.id for c in demo_categories()), vol.reference))
     return Volume.model_validate(
         {

@@ -93,6 +93,7 @@ def as_bank_item(raw: dict[str, Any]) -> BankItem:
         for n, status in enumerate(reached)
     ]
     data["text_sha256"] = "0" * 64
+    data["schema_version"] = 2  # as the builder writes them (items carry a reference)
     return BankItem.model_validate(data)
 
 
