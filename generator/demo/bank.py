@@ -56,7 +56,7 @@ def _make_item(raw: dict[str, Any], spec: DemoSpec, rng: random.Random) -> BankI
         "pass_criterion": raw["pass_criterion"],
         "check": raw.get("check"),
         "rubric": raw.get("rubric"),
-        "schema_version": 2 if "rubric" in raw else 1,
+        "schema_version": raw.get("schema_version", 1),
     }
     probe = BankItem.model_validate({**data, "text_sha256": "0" * 64})
     return BankItem.model_validate({**data, "text_sha256": text_sha256_of(probe)})
