@@ -258,9 +258,10 @@ def build(spec: DemoSpec = EXAMPLE, progress: Progress = silent) -> DemoOutput:
                 out, spec, vol, volume.protocol, cand, run_date, vol_items, keys
             )
         if vol.calibration is not None:
-            rng = random.Random(f"{spec.seed}:{vol.id}:calibration")
+            category = {d.item.id: d.item.category for d in vol_items}
+            seed = f"{spec.seed}:{vol.id}:calibration"
             units = calibration_units(
-                vol.calibration, verdicts, vol_items, spec.jury.grader.api, rng
+                vol.calibration, verdicts, category, spec.jury.grader.api, seed
             )
             out.public[f"bundles/{vol.id}/{CALIBRATION_FILE}"] = _jsonl(CalibrationRecord, units)
     return out

@@ -65,14 +65,9 @@ class CandidateSpec:
 @_FORBID
 @dataclass(frozen=True)
 class CalibrationSpec:
-    """A volume's demonstration calibration set: its declaration and how it is simulated.
-
-    The sample takes ``safety_fails`` draws of the safety category the grader failed, then
-    ``per_category`` more draws of every category (``per_rubric_category`` of a rubric
-    category); the humans share a truth that differs from the grader's grade with the
-    probability ``judge_wrong`` gives its criterion type, and each human departs from that
-    truth with probability ``human_flip``.
-    """
+    """A volume's calibration set and how it is simulated (``generator.demo.calibration``):
+    ``safety_fails`` safety draws the grader failed, then ``per_category`` draws of every
+    category (``per_rubric_category`` of a rubric one); ``judge_wrong`` by criterion type."""
 
     declared: CalibrationSet
     judge_wrong: dict[CriterionType, float]
