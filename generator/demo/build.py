@@ -73,6 +73,24 @@ def _endpoint(model: JudgeSpec | CandidateSpec) -> dict[str, Any]:
     return {"gateway": model.gateway, "serving_provider": model.provider, "no_training": True}
 
 
+def _jury(spec: DemoSpec) -> Jury:
+    """The volumes' declared jury: grader, panel, reserves and qualification probes."""
+    return Jury.model_validate(
+        {
+            "grader": _judge(spec.jury.grader),
+            "panel": [_judge(j) for j in spec.jury.panel],
+            "reserves": [
+                _judge(j) for j in (*spec.jury.reserve_graders, *spec.jury.reserve_judges)
+            ],
+            "qualification": {
+                "status": "required",
+                "rule": "all-correct",
+                "probes": [{"id": p, "expected": e} for p, e in spec.qualification_probes],
+            },
+        }
+    )
+
+
 def _volume(
     spec: DemoSpec, vol: VolumeSpec, run_dates: dict[str, dt.date], categories: list[str]
 ) -> Volume:
@@ -90,20 +108,7 @@ def _volume(
         panel_sample_fraction=vol.panel_fraction,
         sample_seed=vol.sample_seed,
     )
-    jury = Jury.model_validate(
-        {
-            "grader": _judge(spec.jury.grader),
-            "panel": [_judge(j) for j in spec.jury.panel],
-            "reserves": [
-                _judge(j) for j in (*spec.jury.reserve_graders, *spec.jury.reserve_judges)
-            ],
-            "qualification": {
-                "status": "required",
-                "rule": "all-correct",
-                "probes": [{"id": p, "expected": e} for p, e in spec.qualification_probes],
-            },
-        }
-    )
+    jury = _jury(spec)
     scoring = Scoring.model_validate(demo_scoring(categories, vol.reference))
     calibration = vol.calibration.declared if vol.calibration else None
     return Volume.model_validate(
