@@ -55,6 +55,8 @@ def _make_item(raw: dict[str, Any], spec: DemoSpec, rng: random.Random) -> BankI
         "prompt": raw["prompt"],
         "pass_criterion": raw["pass_criterion"],
         "check": raw.get("check"),
+        "rubric": raw.get("rubric"),
+        "schema_version": raw.get("schema_version", 1),
     }
     probe = BankItem.model_validate({**data, "text_sha256": "0" * 64})
     return BankItem.model_validate({**data, "text_sha256": text_sha256_of(probe)})
