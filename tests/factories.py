@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from generator.canonical import dumps
 from generator.hashing import sha256_bytes
@@ -336,3 +341,19 @@ def stand_in_pdfs(patch: Any, *, rendered: Callable[[str], bool] = lambda path: 
         return dict(sorted(out.items()))
 
     patch.setattr(render_run, "render_pdfs", render)
+
+
+def shared(factory: pytest.TempPathFactory, name: str, build: Callable[[Path], None]) -> Path:
+    """``name`` built once per test run by ``build`` (in a directory every xdist worker
+    sees, under a lock) and returned to every caller."""
+    base = factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent
+    target, done = base / name, base / f"{name}.done"
+    with (base / f"{name}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.exists():
+            shutil.rmtree(target, ignore_errors=True)
+            build(target)
+            done.touch()
+    return target

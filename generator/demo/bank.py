@@ -67,6 +67,7 @@ def _make_item(
         "prompt": raw["prompt"],
         "pass_criterion": raw["pass_criterion"],
         "check": raw.get("check"),
+        "rubric": raw.get("rubric"),
         "reference": reference,
         "schema_version": 2,
     }

@@ -8,18 +8,17 @@ copies.
 
 from __future__ import annotations
 
-import fcntl
 import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from generator import figures
 from generator.store import Layout
+from tests.factories import shared
 
 VOLUMES = ("vol-001", "vol-002")
 ENV_A = {"TZ": "UTC", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "UMASK": "022"}
@@ -59,22 +58,6 @@ def run_render(root: Path, env: dict[str, str], cwd: Path, *volumes: str) -> Non
         timeout=600,
     )
     assert done.returncode == 0, done.stderr
-
-
-def shared(factory: pytest.TempPathFactory, name: str, build: Callable[[Path], None]) -> Path:
-    """``name`` built once per test run by ``build`` (in a directory every xdist worker
-    sees, under a lock) and returned to every caller."""
-    base = factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        base = base.parent
-    target, done = base / name, base / f"{name}.done"
-    with (base / f"{name}.lock").open("w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not done.exists():
-            shutil.rmtree(target, ignore_errors=True)
-            build(target)
-            done.touch()
-    return target
 
 
 @pytest.fixture(scope="session")

@@ -14,6 +14,7 @@ import pytest
 
 from generator.site import SiteResult, build_site
 from generator.store import Layout
+from tests.factories import shared
 
 REPO = Path(__file__).resolve().parents[2]
 GENERATED = ("volumes", "downloads")
@@ -51,13 +52,16 @@ def rendered_src(example_src: Path, tmp_path_factory: pytest.TempPathFactory) ->
     """The example with the site's sources and both volumes rendered (read-only use)."""
     from generator.render import render_volume  # only the tests that need frozen pages
 
-    root = tmp_path_factory.mktemp("site") / "root"
-    shutil.copytree(example_src, root, symlinks=True)
-    copy_site_sources(root)
-    layout = Layout.at(root, root / ".private")
-    for volume in layout.volume_ids():
-        render_volume(layout, volume, pdf=True)
-    return root
+    def build(target: Path) -> None:
+        root = target / "root"
+        shutil.copytree(example_src, root, symlinks=True)
+        copy_site_sources(root)
+        layout = Layout.at(root, root / ".private")
+        for volume in layout.volume_ids():
+            render_volume(layout, volume, pdf=True)
+
+    # Once per run, not once per xdist worker: the PDFs are the slow part.
+    return shared(tmp_path_factory, "site-rendered", build) / "root"
 
 
 @pytest.fixture(scope="session")
