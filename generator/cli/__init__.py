@@ -11,7 +11,17 @@ from pathlib import Path
 import click
 
 from generator import __version__
-from generator.cli import audit, exporting, gates, holders, inputs, onramp, outputs, runners
+from generator.cli import (
+    audit,
+    exporting,
+    gates,
+    holders,
+    inputs,
+    onramp,
+    outputs,
+    runners,
+    sampling,
+)
 from generator.cli.base import CONTEXT_SETTINGS, EPILOG, Group, State, parse_limits
 from generator.store import Layout
 
@@ -66,6 +76,7 @@ def main(
 
 for _command in (
     *onramp.COMMANDS,
+    *sampling.COMMANDS,
     inputs.demo,
     inputs.schema,
     inputs.show,

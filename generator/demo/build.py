@@ -272,9 +272,8 @@ def build(spec: DemoSpec = EXAMPLE, progress: Progress = silent) -> DemoOutput:
             )
         if vol.calibration is not None:
             category = {d.item.id: d.item.category for d in vol_items}
-            seed = f"{spec.seed}:{vol.id}:calibration"
             units = calibration_units(
-                vol.calibration, verdicts, category, spec.jury.grader.api, seed
+                vol.calibration, verdicts, category, spec.jury.grader.api, volume
             )
             out.public[f"bundles/{vol.id}/{CALIBRATION_FILE}"] = _jsonl(CalibrationRecord, units)
     return out
