@@ -50,7 +50,7 @@ def _with_rubric(row: dict[str, Any]) -> dict[str, Any]:
     return {**row, "schema_version": 2, "rubric": RUBRIC, "text_sha256": text_sha256_of(item)}
 
 
-def _give_rubrics(root: Path, items: set[str]) -> None:
+def give_rubrics(root: Path, items: set[str]) -> None:
     """The bank items get ``RUBRIC``; held-out ones' index commitments are made again."""
     layout = Layout.at(root, root / ".private")
     public = [json.loads(x) for x in layout.public_items.read_text("utf-8").splitlines()]
@@ -137,7 +137,7 @@ def rubric_items(root: Path, items: list[str], volume: str = VOL1) -> None:
         for r in (*public, *index)
         if r["tier"] == 1 and r["added_in"] in active
     }
-    _give_rubrics(root, chosen)
+    give_rubrics(root, chosen)
     edit_volume(root, lambda d: _regroup(d, category_of, chosen), volume)
     for slug in slugs(root, volume):
         edit_lines(
