@@ -55,6 +55,8 @@ def give_rubrics(root: Path, items: set[str]) -> None:
     layout = Layout.at(root, root / ".private")
     public = [json.loads(x) for x in layout.public_items.read_text("utf-8").splitlines()]
     _write_rows(layout.public_items, [_with_rubric(r) if r["id"] in items else r for r in public])
+    if not layout.private_items.exists():  # a bank without held-out items
+        return
     private = [json.loads(x) for x in layout.private_items.read_text("utf-8").splitlines()]
     changed = {r["id"]: _with_rubric(r) for r in private if r["id"] in items}
     if not changed:

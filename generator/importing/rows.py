@@ -7,9 +7,9 @@ runner did not record are left out and published as unknown, never invented.
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar
+from typing import Annotated, Any, ClassVar
 
-from pydantic import Field, model_validator
+from pydantic import Field, SerializerFunctionWrapHandler, model_serializer, model_validator
 
 from generator.models.base import ItemId, Name, Part, Record
 from generator.models.records import MAX_RESPONSE, DrawIndex, Half
@@ -118,3 +118,11 @@ class RecordRow(Record):
                 "the grades are the verdict)"
             )
         return self
+
+    @model_serializer(mode="wrap")
+    def _without_empty_rubric(self, handler: SerializerFunctionWrapHandler) -> Any:
+        # Rows without rubric grades are written as before grades existed (same bytes).
+        data = handler(self)
+        if not self.rubric and isinstance(data, dict):
+            data.pop("rubric", None)
+        return data
