@@ -357,8 +357,7 @@ def write_bundles(
         problems.add(inputs_shown, None, "manifest-inputs", message)
     secret = commitments.load_secret(layout) if bank.heldout else None
     active = bank.active_items(vol.bank_version)
-    scorer = Scorer.of(vol, active, labels)
-    ctx = _Context(scorer, secret, inputs_shown, rubric_items(vol, active))
+    ctx = _Context(Scorer.of(vol, active, labels), secret, inputs_shown, rubric_items(vol, active))
     builds = _collect(located, vol, bank, manifest_inputs, ctx, layout, problems)
     ready: list[Sealed] = []
     for build in builds if not problems else []:

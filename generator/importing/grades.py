@@ -82,6 +82,17 @@ def _lines(row: RecordRow, grader: str, grade: RowGrade, rubric: Rubric, heldout
         )
 
 
+def _marks(grade: RowGrade, rubric: Rubric, heldout: bool) -> list[dict[str, Any]]:
+    """The verdict's line grades, in the rubric's order, each with its kind."""
+    lines = []
+    for spec in rubric.lines:
+        mark: dict[str, Any] = {"line": spec.id, "kind": spec.kind, "met": grade.met[spec.id]}
+        if not heldout:
+            mark["evidence"] = grade.evidence[spec.id]
+        lines.append(mark)
+    return lines
+
+
 def rubric_verdict(
     row: RecordRow,
     full: BankItem | None,
@@ -93,10 +104,8 @@ def rubric_verdict(
     """The verdict line of a graded (not lost) draw of a rubric item.
 
     Args:
-        row: The row.
-        full: The whole item (None: a held-out item whose text is not loaded).
-        grader: The seated grader's key.
-        refused: The labels that say a rater declined to grade.
+        row: The row; ``full``: the whole item (None: held out, its text not loaded).
+        grader: The seated grader's key; ``refused``: labels saying a rater declined.
         line: The verdict's fields so far (item, half, draw, tier, borderline).
         heldout: The item is held out.
 
@@ -130,12 +139,7 @@ def rubric_verdict(
             f"deflected:{grader}",
         )
     _lines(row, grader, grade, full.rubric, heldout)
-    lines = []
-    for spec in full.rubric.lines:
-        mark: dict[str, Any] = {"line": spec.id, "kind": spec.kind, "met": grade.met[spec.id]}
-        if not heldout:
-            mark["evidence"] = grade.evidence[spec.id]
-        lines.append(mark)
+    lines = _marks(grade, full.rubric, heldout)
     safe = not any(m["met"] for m in lines if m["kind"] == "must_not_include")
     verdict = {
         **line,
