@@ -266,7 +266,9 @@ def import_records_command(
     judges' and the adjudication seat's labels are panel votes). When volume.yaml
     declares scoring, each label is kept as given and pass/fail is derived by the
     pre-registered rule of the item's group (no --pass-label etc. then); otherwise the
-    label options say what a label means. Held-out responses go to the private store;
+    label options say what a label means. A rubric item's draw carries the grader's
+    rubric grades instead: met:<rater>:<line> (yes/no) and quote:<rater>:<line> per
+    rubric line and deflected:<rater>. Held-out responses go to the private store;
     an existing bundle is refused, never overwritten.
     """
     from generator.importing.bundles import write_bundles

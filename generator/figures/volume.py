@@ -25,6 +25,7 @@ from generator.figures.context import FigureContext
 from generator.figures.jury import jury_figures, leniency_figure
 from generator.figures.rubric import rubric_figures
 from generator.figures.tally import Tally
+from generator.figures.wrong import wrong_figures
 from generator.models.figures import Param, Source
 from generator.models.volume import CandidateRef
 from generator.stats.differences import narrow_differences
@@ -346,6 +347,7 @@ class VolumeFigures:
         self.judge_status = calibration_figures(self.ctx)
         core = self.candidates()
         rubric_figures(self.ctx)
+        wrong_figures(self.ctx, self.judge_status)
         rank_figures(self.ctx, core)
         jury_figures(self.ctx)
         bank_health_figures(self.ctx)

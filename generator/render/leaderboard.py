@@ -14,6 +14,7 @@ from generator.render.context import (
     leaderboard_path,
 )
 from generator.render.forest import forest_plots
+from generator.render.wrong import wrong_context
 
 CATEGORY_COLUMNS = 7
 """Most category columns in one table (13 categories make two tables of 7 and 6)."""
@@ -75,6 +76,7 @@ def leaderboard_context(inputs: Inputs) -> dict[str, Any]:
             "declared_conditions": [c for c in ordered if c.ref.conditions is not None],
             "drift": drift,
             "movement": movement,
+            "wrong": wrong_context(inputs, ordered),
         }
     )
     return context
