@@ -12,6 +12,7 @@ from generator.render.context import (
     candidates_in_order,
     jury_card_path,
     leaderboard_path,
+    percent_label,
 )
 from generator.render.forest import forest_plots
 
@@ -58,6 +59,8 @@ def leaderboard_context(inputs: Inputs) -> dict[str, Any]:
         ]
     )
     card_prefix = f"{leaderboard_path(vid).rsplit('/', 1)[0]}/"
+    ranking = inputs.data.volume.thresholds.ranking
+    ranked = sum(f"{c.prefix}/rank_best" in figures for c in ordered)
     drift = [c for c in ordered if c.anchor and f"{vid}/drift/{c.slug}/core" in figures]
     movement = [c for c in ordered if f"{vid}/movement/{c.slug}/core" in figures]
     context.update(
@@ -74,6 +77,13 @@ def leaderboard_context(inputs: Inputs) -> dict[str, Any]:
             "rubric_groups": inputs.data.volume.scoring_or_default().rubric_groups,
             "declared_conditions": [c for c in ordered if c.ref.conditions is not None],
             "drift": drift,
+            # Paired comparisons (thresholds.ranking) or, absent, the overlap rule with
+            # tie groups (volumes registered before it keep their published wording).
+            "ranking": ranking,
+            "ranking_pairs": ranked * (ranked - 1) // 2,
+            "ranking_confidence": (
+                percent_label(ranking.familywise_confidence) if ranking is not None else None
+            ),
             "movement": movement,
         }
     )
