@@ -33,7 +33,9 @@ TICK_BAND = 24
 PANEL_GAP = 14
 LABEL_CHARS = 26
 """Most characters of a row's label, " (anchor)" included (about 7 units each)."""
-MAX_ROWS = 20
+MAX_ROWS = 10
+"""Rows of one part: both stacked panels of ten rows fit one PDF page (an SVG never
+splits across pages)."""
 FONT_SIZE = 13
 TICK_FONT_SIZE = 13
 STEPS = tuple(Decimal(s) for s in ("0.01", "0.02", "0.05", "0.1", "0.2", "0.25"))
