@@ -7,6 +7,7 @@ from typing import Any
 
 from generator.models.bank import Category
 from generator.render.context import (
+    Candidate,
     Inputs,
     base_context,
     candidates_in_order,
@@ -25,6 +26,21 @@ def _groups(categories: list[Category]) -> list[list[Category]]:
     count = max(1, math.ceil(len(categories) / CATEGORY_COLUMNS))
     size = max(1, math.ceil(len(categories) / count))
     return [categories[i : i + size] for i in range(0, len(categories), size)]
+
+
+def _ranking(inputs: Inputs, ordered: list[Candidate]) -> dict[str, Any]:
+    """The rank rule the page states: paired comparisons (``thresholds.ranking``) or,
+    absent, the overlap rule with tie groups (volumes registered before it keep their
+    published wording)."""
+    ranking = inputs.data.volume.thresholds.ranking
+    ranked = sum(f"{c.prefix}/rank_best" in inputs.figures for c in ordered)
+    return {
+        "ranking": ranking,
+        "ranking_pairs": ranked * (ranked - 1) // 2,
+        "ranking_confidence": (
+            percent_label(ranking.familywise_confidence) if ranking is not None else None
+        ),
+    }
 
 
 def leaderboard_context(inputs: Inputs) -> dict[str, Any]:
@@ -59,8 +75,6 @@ def leaderboard_context(inputs: Inputs) -> dict[str, Any]:
         ]
     )
     card_prefix = f"{leaderboard_path(vid).rsplit('/', 1)[0]}/"
-    ranking = inputs.data.volume.thresholds.ranking
-    ranked = sum(f"{c.prefix}/rank_best" in figures for c in ordered)
     drift = [c for c in ordered if c.anchor and f"{vid}/drift/{c.slug}/core" in figures]
     movement = [c for c in ordered if f"{vid}/movement/{c.slug}/core" in figures]
     context.update(
@@ -77,14 +91,8 @@ def leaderboard_context(inputs: Inputs) -> dict[str, Any]:
             "rubric_groups": inputs.data.volume.scoring_or_default().rubric_groups,
             "declared_conditions": [c for c in ordered if c.ref.conditions is not None],
             "drift": drift,
-            # Paired comparisons (thresholds.ranking) or, absent, the overlap rule with
-            # tie groups (volumes registered before it keep their published wording).
-            "ranking": ranking,
-            "ranking_pairs": ranked * (ranked - 1) // 2,
-            "ranking_confidence": (
-                percent_label(ranking.familywise_confidence) if ranking is not None else None
-            ),
             "movement": movement,
+            **_ranking(inputs, ordered),
         }
     )
     return context
