@@ -43,7 +43,6 @@ def forest_section(pv: PublishedVolume, order: list[str]) -> str:
     caption = (
         "Each row is a model in the order of the table above. Dot: the core (top) or "
         "full-bank (bottom) rate. Thick bar: the narrow interval. Thin line: the wide "
-        f"interval. The axis runs from {drawn[0].axis.text}, fitted to the data (not from "
-        "0 to 100%)."
+        f"interval. The axis spans {drawn[0].axis.text}, fitted to the data."
     )
     return f'## Forest plot\n\n<div class="pp-forest">\n{svgs}\n</div>\n\n{caption}'

@@ -41,7 +41,7 @@ def test_results_page_draws_the_forest_plot_on_a_fitted_axis(example_src: Path) 
     assert ticks and ticks[0] <= low and ticks[-1] >= high
     assert ticks[-1] - ticks[0] < Decimal("0.7")  # not the 0–100% of before
     axis = f"{ticks[0] * 100:f}%–{ticks[-1] * 100:f}%".replace(".00", "").replace(".0", "")
-    assert f"The axis runs from {axis}, fitted to the data" in page
+    assert f"The axis spans {axis}, fitted to the data" in page
     # Every candidate has a row in each panel.
     assert page.count('class="forest-label"') == 2 * len(pv.volume.candidates)
 
