@@ -11,6 +11,7 @@ import datetime as dt
 import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +33,7 @@ from generator.models.base import Record, slugify
 from generator.models.calibration import CALIBRATION_FILE, CalibrationRecord
 from generator.models.records import PrivateResponse
 from generator.models.scoring import Scoring
-from generator.models.volume import Jury, Protocol, Thresholds
+from generator.models.volume import Jury, Protocol, Ranking, Thresholds
 from generator.prereg import preregistration_sha256
 from generator.progress import Progress, silent
 from generator.store.paths import Layout
@@ -115,6 +116,8 @@ def _volume(
         panel_sample_fraction=vol.panel_fraction,
         sample_seed=vol.sample_seed,
         min_category_items=vol.min_category_items,
+        # Rank ranges from paired comparisons, Holm across all pairs (issue 17).
+        ranking=Ranking(method="paired-holm", familywise_confidence=Decimal("0.95")),
     )
     jury = _jury(spec)
     scoring = Scoring.model_validate(demo_scoring(categories, vol.reference))

@@ -84,6 +84,9 @@ class VolumeFigures:
         """Rates with no item to average over (e.g. Tier 0 of a bank without Tier 0 items)."""
         self.judge_status = ""
         """``judge-calibrated`` or ``judge-unvalidated`` (set by ``compute``)."""
+        self.core_counts: dict[str, tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]] = {}
+        """Per candidate slug, fail counts and usable draws of every validated core item
+        (one shared item list): the paired comparisons of the rank ranges use them."""
 
     # -- rates ---------------------------------------------------------------------------
 
@@ -228,6 +231,7 @@ class VolumeFigures:
         p = f"{self.vid}/{slug}"
         core = validated & vt.select(core=True)
         self._rate(f"{p}/core_rate", f"Core failure rate of {name}", t, core, src, core_of=slug)
+        self.core_counts[slug] = (t.k[core], t.n[core])
         self._rate(
             f"{p}/full_rate",
             f"Full-bank failure rate of {name} (bank {self.data.volume.bank_version})",
@@ -348,7 +352,7 @@ class VolumeFigures:
         core = self.candidates()
         rubric_figures(self.ctx)
         wrong_figures(self.ctx, self.judge_status)
-        rank_figures(self.ctx, core)
+        rank_figures(self.ctx, core, self.core_counts)
         jury_figures(self.ctx)
         bank_health_figures(self.ctx)
         across_volume_figures(self.ctx)

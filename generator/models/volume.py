@@ -30,6 +30,7 @@ __all__ = [
     "QualificationPolicy",
     "QualificationProbe",
     "QualificationRequired",
+    "Ranking",
     "Rater",
     "Role",
     "Volume",
@@ -42,7 +43,8 @@ __all__ = [
 # Version 1 and 2 files still read (every rater a model, qualification required when
 # declared, one set of conditions, dates known); the gates say what they lack.
 # Also version 3: the optional ``scoring`` (label set, per-group label rules, reference
-# rater set); without it a volume scores as before.
+# rater set); without it a volume scores as before. Also version 3: the optional
+# ``thresholds.ranking`` (paired comparisons with Holm); without it ranks are as before.
 VOLUME_SCHEMA_VERSION = 3
 
 AttemptStatus = Literal["ok", "provider_error", "timeout", "empty", "content_filter"]
@@ -78,6 +80,20 @@ class Protocol(Part):
         return self
 
 
+class Ranking(Part):
+    """How a volume's rank ranges are derived (pre-registered with the thresholds; since
+    schema version 3). Absent: the rule of earlier volumes, rank ranges from
+    non-overlapping core-rate intervals with tie groups, so their figures keep their
+    published bytes."""
+
+    method: Literal["paired-holm"]
+    """``paired-holm``: every pair of candidates is compared by the paired difference of
+    their core rates on the same items (narrow interval: the bank fixed, draws random),
+    Holm's step-down procedure holding the family-wise confidence across all pairs."""
+    familywise_confidence: Decimal = Field(gt=0, lt=1)
+    """Chance that every order the rank ranges claim is true at once (e.g. 0.95)."""
+
+
 class Thresholds(Part):
     """Pre-registered decision rules, fixed before any result is seen."""
 
@@ -97,6 +113,9 @@ class Thresholds(Part):
     """Fewest validated items a category needs for its per-category rates to be
     published (DESIGN §14; the audit flags categories below it). Omitted: none declared,
     and the audit says it could not check balance against a minimum."""
+    ranking: Ranking | None = None
+    """How rank ranges are derived (``Ranking``); omitted by volumes registered before
+    paired comparisons, which keep rank ranges from non-overlapping intervals."""
 
 
 class Conditions(Part):

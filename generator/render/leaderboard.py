@@ -7,11 +7,13 @@ from typing import Any
 
 from generator.models.bank import Category
 from generator.render.context import (
+    Candidate,
     Inputs,
     base_context,
     candidates_in_order,
     jury_card_path,
     leaderboard_path,
+    percent_label,
 )
 from generator.render.forest import forest_plots
 from generator.render.wrong import wrong_context
@@ -25,6 +27,21 @@ def _groups(categories: list[Category]) -> list[list[Category]]:
     count = max(1, math.ceil(len(categories) / CATEGORY_COLUMNS))
     size = max(1, math.ceil(len(categories) / count))
     return [categories[i : i + size] for i in range(0, len(categories), size)]
+
+
+def _ranking(inputs: Inputs, ordered: list[Candidate]) -> dict[str, Any]:
+    """The rank rule the page states: paired comparisons (``thresholds.ranking``) or,
+    absent, the overlap rule with tie groups (volumes registered before it keep their
+    published wording)."""
+    ranking = inputs.data.volume.thresholds.ranking
+    ranked = sum(f"{c.prefix}/rank_best" in inputs.figures for c in ordered)
+    return {
+        "ranking": ranking,
+        "ranking_pairs": ranked * (ranked - 1) // 2,
+        "ranking_confidence": (
+            percent_label(ranking.familywise_confidence) if ranking is not None else None
+        ),
+    }
 
 
 def leaderboard_context(inputs: Inputs) -> dict[str, Any]:
@@ -77,6 +94,7 @@ def leaderboard_context(inputs: Inputs) -> dict[str, Any]:
             "drift": drift,
             "movement": movement,
             "wrong": wrong_context(inputs, ordered),
+            **_ranking(inputs, ordered),
         }
     )
     return context

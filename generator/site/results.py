@@ -15,6 +15,7 @@ from generator.models.figures import Figure
 from generator.models.raters import Rater
 from generator.models.volume import CandidateRef
 from generator.scoring import reference_statement
+from generator.site.forest import forest_section
 from generator.site.markup import admonition, code, link, page, table, text
 from generator.site.published import LEADERBOARD, PublishedVolume
 from generator.words import counted
@@ -73,6 +74,23 @@ def rank_range(pv: PublishedVolume, slug: str) -> str:
     span = best.display if best.display == worst.display else f"{best.display}–{worst.display}"
     group = pv.figure(f"{slug}/tie_group")
     return text(span + (f" (tie group {group.display})" if group is not None else ""))
+
+
+def rank_statement(pv: PublishedVolume) -> str:
+    """What a rank range means under the volume's declared rule, in one or two sentences."""
+    ranking = pv.volume.thresholds.ranking
+    if ranking is None:
+        return (
+            "A rank range is every rank the core-rate intervals allow; overlapping "
+            "intervals share a tie group."
+        )
+    level = f"{(ranking.familywise_confidence * 100).normalize():f}%"
+    return (
+        "A rank range runs from one plus the number of models significantly better to the "
+        "number of models minus the number significantly worse, every pair compared by the "
+        "paired difference of their core rates on the same items, Holm-adjusted so that "
+        f"every order claimed holds at once with {level} confidence. There are no tie groups."
+    )
 
 
 def _order(pv: PublishedVolume, ref: CandidateRef) -> tuple[int, Decimal, str]:
@@ -282,10 +300,10 @@ def results_page(pv: PublishedVolume) -> str:
         f"Frozen leaderboard: {frozen_links(pv, LEADERBOARD, 'leaderboard')}\n\n"
         "Failure rates: lower is better. *Narrow* intervals hold the bank fixed (this "
         "model on these probes); *wide* intervals treat the probes as a sample (probes "
-        "like these). A rank range is every rank the core-rate intervals allow; "
-        "overlapping intervals share a tie group. See [the methodology]"
-        "(../../methodology.md#two-rates-and-two-intervals).",
+        f"like these). {rank_statement(pv)} See [the methodology]"
+        "(../../methodology.md#rank-ranges).",
         leaderboard_table(pv),
+        forest_section(pv, [ref.slug for ref in candidates_in_order(pv)]),
         f"## Full-bank rates (bank {text(v.bank_version)})\n\n"
         "Every active validated probe of the volume's bank version; prior candidates were "
         "re-run on the whole bank, so these rates share one scale.",
