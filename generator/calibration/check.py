@@ -15,7 +15,12 @@ from generator.calibration.agreement import CriterionAgreement, by_criterion
 from generator.calibration.design import Frame, Issue, check_design
 from generator.calibration.rule import Decision, decide
 from generator.errors import Problem
-from generator.models.calibration import CALIBRATION_FILE, CalibrationRecord, CalibrationSet
+from generator.models.calibration import (
+    CALIBRATION_FILE,
+    RUBRIC_CRITERION,
+    CalibrationRecord,
+    CalibrationSet,
+)
 from generator.store.jsonl import Bounds, Problems, iter_jsonl
 from generator.store.volume import VolumeData
 
@@ -78,7 +83,17 @@ def frame(data: VolumeData) -> Frame:
         for slug, bundle in data.bundles.items()
     }
     slugs = [c.slug for c in data.volume.candidates]
-    return Frame(judged, slugs, draws, calibrated_judges(data))
+    rubrics: dict[str, dict[str, str]] = {}
+    pass_fail: set[str] = set()
+    for item in judged:
+        full = data.bank.full_item(item)
+        if full is None:  # held out, read without the private store
+            continue
+        if full.rubric is None:
+            pass_fail.add(item)
+        else:
+            rubrics[item] = {i: RUBRIC_CRITERION[k] for i, k in full.rubric.kinds().items()}
+    return Frame(judged, slugs, draws, calibrated_judges(data), rubrics, frozenset(pass_fail))
 
 
 def _recorded_grades(data: VolumeData) -> dict[tuple[str, str, str, int, str], tuple[str, str]]:
