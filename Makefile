@@ -35,6 +35,8 @@ demo: venv
 	$(BIN)/probepress demo
 	$(BIN)/probepress demo --check
 	$(BIN)/probepress publish vol-001 vol-002
+	$(BIN)/probepress audit vol-001
+	$(BIN)/probepress audit vol-002
 
 # Regenerate the committed example from scratch after a change of its formats: published
 # outputs are frozen (a published volume whose inputs changed is refused, an erratum is a

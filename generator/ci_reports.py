@@ -14,13 +14,21 @@ from __future__ import annotations
 import html
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Protocol, TypeVar
 
 from generator.canonical import write_text
-from generator.errors import escape
+from generator.errors import ProbepressError, escape
+
+
+class _Verdict(Protocol):
+    @property
+    def passed(self) -> bool: ...
+
+
+R = TypeVar("R", bound=_Verdict)
 
 Outcome = Literal["pass", "fail", "skip", "error"]
 
@@ -160,3 +168,23 @@ def write_reports(
         write_text(junit_file, junit(title, suites))
     if markdown_file is not None:
         write_text(markdown_file, markdown(title, passed, suites))
+
+
+def reported(
+    command: str,
+    volume: str,
+    files: tuple[Path | None, Path | None],
+    run: Callable[[], R],
+    suites_of: Callable[[R], list[CiSuite]],
+) -> R:
+    """``run()``'s report, with the JUnit and Markdown ``files`` (either None) written from
+    it by ``suites_of``; when the input cannot be read, the reports say so as an error and
+    the exception goes on."""
+    title = f"probepress {command} {volume}"
+    try:
+        report = run()
+    except ProbepressError as exc:
+        write_reports(*files, title, False, unreadable(command, volume, exc.render()))
+        raise
+    write_reports(*files, title, bool(report.passed), suites_of(report))
+    return report

@@ -6,14 +6,14 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, ValidationInfo, field_validator
+from pydantic import BaseModel, ConfigDict, field_validator
 
 from generator.canonical import dumps_line, write_text
 from generator.errors import InputError
 from generator.hashing import sha256_text
 from generator.models.base import Slug
 from generator.models.calibration import CalibrationSet
-from generator.models.scoring import Scoring, require_adjudication_seat
+from generator.models.scoring import Scoring, adjudication_seat_declared
 from generator.models.volume import Conditions, Jury, Protocol, Thresholds, Volume
 from generator.store.jsonl import Bounds, Problems, load_document
 from generator.store.paths import Layout
@@ -137,15 +137,7 @@ class _Registered(BaseModel):
     scoring: Scoring | None = None
     calibration: CalibrationSet | None = None
 
-    @field_validator("scoring")
-    @classmethod
-    def _reference_seat(cls, scoring: Scoring | None, info: ValidationInfo) -> Scoring | None:
-        jury = info.data.get("jury")  # absent when the jury itself is invalid (reported)
-        return (
-            scoring
-            if jury is None
-            else require_adjudication_seat(scoring, jury.adjudication is not None)
-        )
+    reference_seat_declared = field_validator("scoring")(adjudication_seat_declared)
 
 
 _SHA_LINE = re.compile(

@@ -275,7 +275,7 @@ def _publish(
         run.step("site")
         from generator.site import build_site  # MkDocs, when a publish gets this far
 
-        build_site(stage_layout, build=True, drafts=run.shown)
+        build_site(stage_layout, build=True, drafts=run.shown, loaded=loaded.public)
         run.step("gates on the finished tree")
         # Root-wide: one scan covers the whole tree, every volume's pages included.
         gate_outputs(stage_layout, layout, loaded.gated[volumes[0]])

@@ -42,6 +42,8 @@ def test_index_commitments_follow_the_documented_scheme(example_src: Path) -> No
         item = items[entry["id"]]
         key = commitment_ref.item_key(secret, entry["id"])
         criterion = {"check": item.get("check"), "pass_criterion": item["pass_criterion"]}
+        if item.get("rubric") is not None:  # the rubric is committed with the criterion
+            criterion["rubric"] = item["rubric"]
         assert entry["prompt_commitment"] == commitment_ref.commit(
             key, "probepress/prompt/v1", item["prompt"]
         )

@@ -107,6 +107,8 @@ def _independent_public_fail_fractions(root: Path) -> pd.DataFrame:
     bundles' verdicts with pandas (the grader's verdict, or the panel majority where the
     grader refused; lost and undecided draws do not count)."""
     public = pd.read_json(root / "bank" / "public.jsonl", lines=True)
+    if "rubric" in public:  # rubric items are scored, never counted in a failure rate
+        public = public[public.rubric.isna()]
     frames = []
     for bundle in sorted((root / "bundles" / "vol-002").iterdir()):
         if not bundle.is_dir():

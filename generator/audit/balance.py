@@ -37,7 +37,8 @@ def balance(ctx: AuditContext) -> Section:
             f"tier {t} {side} {status}: {n}" for (_, t, side, status), n in rows.items()
         )
         text = f"{category}: {validated} validated ({shown or 'no items'})"
-        if minimum is not None and validated < minimum:
+        # A category with no item in this volume's bank version publishes no rate to withhold.
+        if minimum is not None and rows and validated < minimum:
             cases.append(
                 Case(
                     f"category/{category}",

@@ -10,7 +10,7 @@ import click
 
 from generator.cli.base import EPILOG, State, pass_state
 from generator.console import err, out, print_json, progress
-from generator.errors import CheckFailed, ProbepressError, escape
+from generator.errors import CheckFailed, escape
 
 REPORT_FILE = click.Path(dir_okay=False, path_type=Path)
 F = TypeVar("F", bound=Callable[..., Any])
@@ -52,20 +52,16 @@ def audit(
     receipts. Cases that could not run are listed as not tested (failures with
     --strict). Held-out items are named by id only."""
     from generator import ci_reports
-    from generator.audit import SECTIONS, run_audit
+    from generator.audit import SECTIONS, AuditReport, run_audit
 
-    title = f"probepress audit {volume}"
-    try:
+    def run() -> AuditReport:
         with progress(f"auditing {volume}", len(SECTIONS), ticking=False) as step:
-            report = run_audit(
+            return run_audit(
                 state.layout, volume, strict=strict, bounds=state.bounds, progress=step
             )
-    except ProbepressError as exc:
-        suites = ci_reports.unreadable("audit", volume, exc.render())
-        ci_reports.write_reports(junit_file, markdown_file, title, False, suites)
-        raise
-    suites = ci_reports.from_audit(report)
-    ci_reports.write_reports(junit_file, markdown_file, title, report.passed, suites)
+
+    files = (junit_file, markdown_file)
+    report = ci_reports.reported("audit", volume, files, run, ci_reports.from_audit)
     _print(report, as_json)
 
 

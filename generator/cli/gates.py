@@ -15,7 +15,7 @@ from generator.cli.base import (
     writer_lock,
 )
 from generator.console import err, print_json, progress
-from generator.errors import CheckFailed, ProbepressError, UsageError
+from generator.errors import CheckFailed, UsageError
 from generator.store.paths import FIGURES_REGISTRY
 from generator.words import counted
 
@@ -36,21 +36,17 @@ def check(
 ) -> None:
     """Run all nine publication gates on VOLUME and print a table of verdicts."""
     from generator import ci_reports
-    from generator.checking import run_gates
+    from generator.checking import CheckReport, run_gates
     from generator.gates import NAMES
 
-    title = f"probepress check {volume}"
-    try:
+    def run() -> CheckReport:
         with progress(f"checking {volume}", len(NAMES), ticking=False) as step:
-            report = run_gates(
+            return run_gates(
                 state.layout, volume, strict=strict, bounds=state.bounds, progress=step
             )
-    except ProbepressError as exc:
-        suites = ci_reports.unreadable("check", volume, exc.render())
-        ci_reports.write_reports(junit_file, markdown_file, title, False, suites)
-        raise
-    suites = ci_reports.from_check(report)
-    ci_reports.write_reports(junit_file, markdown_file, title, report.passed, suites)
+
+    files = (junit_file, markdown_file)
+    report = ci_reports.reported("check", volume, files, run, ci_reports.from_check)
     print_report(report, as_json)
 
 

@@ -40,7 +40,19 @@ def _history(status: str, released: dt.date, spec: DemoSpec, rng: random.Random)
     ]
 
 
-def _make_item(raw: dict[str, Any], spec: DemoSpec, rng: random.Random) -> BankItem:
+def _reference(raw: dict[str, Any], is_held: bool, seed: int) -> dict[str, Any] | None:
+    """A held-out item's composed reference; a public item's declared ``reference``,
+    its answer the item's first passing sample response unless it names one."""
+    if is_held:
+        return heldout.heldout_reference(raw, random.Random(f"{seed}:reference:{raw['id']}"))
+    passing = raw.get("responses", {}).get("pass", [])
+    declared = {**({"answer": passing[0]} if passing else {}), **raw.get("reference", {})}
+    return declared or None
+
+
+def _make_item(
+    raw: dict[str, Any], reference: dict[str, Any] | None, spec: DemoSpec, rng: random.Random
+) -> BankItem:
     released = next(v.released for v in spec.versions if v.id == raw["added_in"])
     status = raw.get("status", "validated")
     data = {
@@ -55,6 +67,9 @@ def _make_item(raw: dict[str, Any], spec: DemoSpec, rng: random.Random) -> BankI
         "prompt": raw["prompt"],
         "pass_criterion": raw["pass_criterion"],
         "check": raw.get("check"),
+        "rubric": raw.get("rubric"),
+        "reference": reference,
+        "schema_version": 2,
     }
     probe = BankItem.model_validate({**data, "text_sha256": "0" * 64})
     return BankItem.model_validate({**data, "text_sha256": text_sha256_of(probe)})
@@ -101,7 +116,7 @@ def build_bank(spec: DemoSpec) -> tuple[BankManifest, list[DemoItem]]:
         chosen = [(r, False) for r in public_raw] + [(r, True) for r in held_raw]
     items = []
     for raw, is_held in chosen:
-        item = _make_item(raw, spec, rng)
+        item = _make_item(raw, _reference(raw, is_held, spec.seed), spec, rng)
         responses = raw.get("responses", {})
         items.append(
             DemoItem(

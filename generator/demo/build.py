@@ -17,10 +17,11 @@ from typing import Any
 import yaml
 from pydantic import BaseModel
 
-from generator import commitments, confine
+from generator import commitments, confine, instructions
 from generator.canonical import dumps, dumps_line, write_bytes
 from generator.demo.bank import DemoItem, build_bank
 from generator.demo.bank import categories as demo_categories
+from generator.demo.calibration import calibration_units
 from generator.demo.labels import demo_scoring
 from generator.demo.simulate import Seating, seat_jury, simulate_bundle
 from generator.demo.spec import EXAMPLE, CandidateSpec, DemoSpec, JudgeSpec, VolumeSpec
@@ -28,6 +29,7 @@ from generator.hashing import sha256_bytes, sha256_text
 from generator.models import BundleManifest, Draw, PanelVote, Qualification, Verdict, Volume
 from generator.models.bank import BankItem, BankManifest, HeldOutEntry
 from generator.models.base import Record, slugify
+from generator.models.calibration import CALIBRATION_FILE, CalibrationRecord
 from generator.models.records import PrivateResponse
 from generator.models.scoring import Scoring
 from generator.models.volume import Jury, Protocol, Thresholds
@@ -71,7 +73,34 @@ def _endpoint(model: JudgeSpec | CandidateSpec) -> dict[str, Any]:
     return {"gateway": model.gateway, "serving_provider": model.provider, "no_training": True}
 
 
-def _volume(spec: DemoSpec, vol: VolumeSpec, run_dates: dict[str, dt.date]) -> Volume:
+def _jury(spec: DemoSpec) -> Jury:
+    """The volumes' declared jury: grader, panel, reserves, qualification probes, grading."""
+    grading = spec.jury.grading
+    return Jury.model_validate(
+        {
+            "grader": _judge(spec.jury.grader),
+            "panel": [_judge(j) for j in spec.jury.panel],
+            "reserves": [
+                _judge(j) for j in (*spec.jury.reserve_graders, *spec.jury.reserve_judges)
+            ],
+            "qualification": {
+                "status": "required",
+                "rule": "all-correct",
+                "probes": [{"id": p, "expected": e} for p, e in spec.qualification_probes],
+            },
+            "grading": grading
+            and {
+                "prompt_sha256": instructions.sha256(grading.instructions),
+                "temperature": grading.temperature,
+                "max_output_tokens": grading.max_output_tokens,
+            },
+        }
+    )
+
+
+def _volume(
+    spec: DemoSpec, vol: VolumeSpec, run_dates: dict[str, dt.date], categories: list[str]
+) -> Volume:
     protocol = Protocol(
         halves=list(vol.halves),
         draws_per_half=vol.draws_per_half,
@@ -85,22 +114,11 @@ def _volume(spec: DemoSpec, vol: VolumeSpec, run_dates: dict[str, dt.date]) -> V
         ac1_floor=vol.ac1_floor,
         panel_sample_fraction=vol.panel_fraction,
         sample_seed=vol.sample_seed,
+        min_category_items=vol.min_category_items,
     )
-    jury = Jury.model_validate(
-        {
-            "grader": _judge(spec.jury.grader),
-            "panel": [_judge(j) for j in spec.jury.panel],
-            "reserves": [
-                _judge(j) for j in (*spec.jury.reserve_graders, *spec.jury.reserve_judges)
-            ],
-            "qualification": {
-                "status": "required",
-                "rule": "all-correct",
-                "probes": [{"id": p, "expected": e} for p, e in spec.qualification_probes],
-            },
-        }
-    )
-    scoring = Scoring.model_validate(demo_scoring((c.id for c in demo_categories()), vol.reference))
+    jury = _jury(spec)
+    scoring = Scoring.model_validate(demo_scoring(categories, vol.reference))
+    calibration = vol.calibration.declared if vol.calibration else None
     return Volume.model_validate(
         {
             "id": vol.id,
@@ -113,8 +131,11 @@ def _volume(spec: DemoSpec, vol: VolumeSpec, run_dates: dict[str, dt.date]) -> V
             "thresholds": thresholds,
             "jury": jury,
             "scoring": scoring,
+            "calibration": calibration,
             "preregistration": {
-                "sha256": preregistration_sha256(protocol, thresholds, jury, scoring=scoring),
+                "sha256": preregistration_sha256(
+                    protocol, thresholds, jury, scoring=scoring, calibration=calibration
+                ),
                 "registered": vol.preregistered or vol.start,
             },
             "candidates": [
@@ -209,8 +230,9 @@ def _add_bundle(
     run_date: dt.date,
     items: list[DemoItem],
     keys: Mapping[str, bytes],
-) -> None:
-    """One candidate's simulated bundle, and its held-out response texts for the private store."""
+) -> list[dict[str, Any]]:
+    """One candidate's simulated bundle, and its held-out response texts for the private
+    store; return its verdict lines."""
     slug = slugify(cand.api)
     seating = seat_jury(spec.jury, cand)
     lines = simulate_bundle(spec, vol, cand, slug, items, seating, keys)
@@ -225,6 +247,7 @@ def _add_bundle(
     out.public[f"{base}/bundle.json"] = dumps(_json(bundle)).encode()
     out.public.update({f"{base}/{name}": data for name, data in files.items()})
     out.private[f"responses/{vol.id}/{slug}.jsonl"] = _jsonl(PrivateResponse, lines.private)
+    return lines.verdicts
 
 
 def build(spec: DemoSpec = EXAMPLE, progress: Progress = silent) -> DemoOutput:
@@ -235,13 +258,25 @@ def build(spec: DemoSpec = EXAMPLE, progress: Progress = silent) -> DemoOutput:
     _add_bank(out, spec, manifest, items)
     for vol in spec.volumes:
         run_dates = _run_dates(spec, vol)
-        volume = _volume(spec, vol, run_dates)
-        out.public[f"bundles/{vol.id}/volume.yaml"] = _yaml(volume, spec.seed)
         vol_items = _volume_items(spec, items, vol.bank_version)
+        used = {d.item.category for d in vol_items}
+        categories = [c.id for c in demo_categories() if c.id in used]
+        volume = _volume(spec, vol, run_dates, categories)
+        out.public[f"bundles/{vol.id}/volume.yaml"] = _yaml(volume, spec.seed)
+        verdicts = {}
         for cand in vol.candidates:
             progress(f"{vol.id}/{slugify(cand.api)}")
             run_date = run_dates[cand.api]
-            _add_bundle(out, spec, vol, volume.protocol, cand, run_date, vol_items, keys)
+            verdicts[slugify(cand.api)] = _add_bundle(
+                out, spec, vol, volume.protocol, cand, run_date, vol_items, keys
+            )
+        if vol.calibration is not None:
+            category = {d.item.id: d.item.category for d in vol_items}
+            seed = f"{spec.seed}:{vol.id}:calibration"
+            units = calibration_units(
+                vol.calibration, verdicts, category, spec.jury.grader.api, seed
+            )
+            out.public[f"bundles/{vol.id}/{CALIBRATION_FILE}"] = _jsonl(CalibrationRecord, units)
     return out
 
 

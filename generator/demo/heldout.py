@@ -30,7 +30,7 @@ from typing import Any
 
 from generator.demo import read_data
 
-__all__ = ["SOURCES", "Item", "heldout_items", "heldout_response"]
+__all__ = ["SOURCES", "Item", "heldout_items", "heldout_reference", "heldout_response"]
 
 Item = dict[str, Any]
 SOURCES = ("demonstration item generated procedurally by probepress (held out)",)
@@ -65,6 +65,8 @@ class _Kind:
     tier: int
     make: dict[str, Any]
     answer: dict[str, Any]
+    added_in: str = "v1"
+    known_wrong: Sequence[dict[str, Any]] = ()
 
 
 @dataclass(frozen=True)
@@ -230,16 +232,17 @@ def _kind_of(item_id: str) -> _Kind:
 
 
 def heldout_items(rng: random.Random) -> list[Item]:
-    """The 28 held-out core items of the example bank, composed from ``rng``.
+    """The held-out items of the example bank (28 of them core), composed from ``rng``.
 
     Args:
         rng: The only source of randomness; the same state gives the same items.
 
     Returns:
         One dict per item, in a fixed id order, with ``id``, ``category``, ``tier``,
-        ``added_in`` (``v1``), ``status`` (``validated``), ``prompt``,
-        ``pass_criterion``, ``check`` (Tier 0 only), ``sources`` and ``slots`` (the
-        names its recipe bound, which its answers are composed from).
+        ``added_in`` (``v1`` unless the recipe says), ``status`` (``validated``),
+        ``prompt``, ``pass_criterion``, ``check`` (Tier 0 only), ``rubric`` (with
+        ``schema_version`` 2, rubric items only), ``sources`` and ``slots`` (the names its
+        recipe bound, which its answers are composed from).
     """
     items = []
     for kind in _recipes().kinds:
@@ -250,7 +253,7 @@ def heldout_items(rng: random.Random) -> list[Item]:
             "id": kind.id,
             "category": kind.category,
             "tier": kind.tier,
-            "added_in": "v1",
+            "added_in": kind.added_in,
             "status": "validated",
             "prompt": slots["prompt"],
             "pass_criterion": slots["criterion"],
@@ -259,6 +262,8 @@ def heldout_items(rng: random.Random) -> list[Item]:
         }
         if "check" in slots:
             item["check"] = slots["check"]
+        if "rubric" in slots:
+            item.update(schema_version=2, rubric={"lines": slots["rubric"]})
         items.append(item)
     return items
 
@@ -280,3 +285,16 @@ def heldout_response(item: Item, passed: bool, rng: random.Random) -> str:
     kind = _kind_of(item["id"])
     answer = _Composer(rng, {**item["slots"], "passed": passed}).block(kind.answer)
     return str(answer)
+
+
+def heldout_reference(item: Item, rng: random.Random) -> dict[str, Any]:
+    """The item's ``reference``: a passing answer and its kind's known-wrong answers.
+
+    Raises:
+        KeyError: ``item`` is not a held-out item of this bank.
+    """
+    wrong = _Composer(rng, {**item["slots"], "passed": False})
+    kind = _kind_of(item["id"])
+    known = [{"answer": str(wrong.value(w["answer"])), "rule": w["rule"]} for w in kind.known_wrong]
+    reference = {"answer": heldout_response(item, True, rng)}
+    return {**reference, "known_wrong": known} if known else reference

@@ -33,10 +33,14 @@ def demo_label(category: str, outcome: str, key: tuple[str, str, int], rater: st
 
 
 def demo_scoring(categories: Iterable[str], reference: Reference = "grader") -> dict[str, Any]:
-    """The ``scoring`` section of an example volume (``data/scoring.yaml``) over ``categories``."""
+    """The ``scoring`` section of an example volume (``data/scoring.yaml``) over the
+    ``categories`` its items use: a rubric group only where its categories are used."""
+    used = list(categories)
     scoring = read_data("scoring.yaml")
-    named = {c for group in scoring["groups"] for c in group.get("categories", ())}
-    others = [c for c in categories if c not in named]
+    declared = scoring.pop("rubric_groups")
+    rubric = [g for g in declared if set(g["categories"]) & set(used)]
+    named = {c for group in (*scoring["groups"], *declared) for c in group.get("categories", ())}
+    others = [c for c in used if c not in named]
     for group in scoring["groups"]:
         group.setdefault("categories", others)
-    return {**scoring, "reference": reference}
+    return {**scoring, "rubric_groups": rubric, "reference": reference}

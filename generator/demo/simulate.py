@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -19,8 +20,13 @@ from generator.demo import heldout
 from generator.demo.bank import DemoItem
 from generator.demo.labels import demo_label
 from generator.demo.spec import CandidateSpec, DemoSpec, JudgeSpec, JurySpec, VolumeSpec
+from generator.models.rubric import MAX_EVIDENCE, Rubric
 from generator.sampling import Eligible, panel_sample
 from generator.tier0 import run_check
+
+_MET = {"must_include": 0.85, "should_include": 0.5}
+"""How often a non-deflecting answer meets a line of each kind (a must-not line is met
+exactly when the grader failed the draw)."""
 
 
 @dataclass
@@ -203,11 +209,35 @@ def _verdict_line(run: _Run, demo: DemoItem, half: str, n: int, s: _Sampled) -> 
             right = run.rng.random() < grader.accuracy
             verdict["verdict"] = "fail" if s.fails == right else "pass"
             verdict["borderline"] = run.rng.random() < (0.3 if not right else 0.04)
-        key = (item.id, half, n)
-        verdict["label"] = demo_label(item.category, verdict["verdict"], key, grader.api)
-        if not demo.heldout and s.text:
-            verdict["evidence"] = s.text[:120]
+        text = None if demo.heldout else s.text
+        if item.rubric is not None and verdict["verdict"] != "grader_refused":
+            failed = verdict["verdict"] == "fail"
+            verdict.update(schema_version=3, rubric=_rubric(run.rng, item.rubric, failed, text))
+        else:
+            key = (item.id, half, n)
+            verdict["label"] = demo_label(item.category, verdict["verdict"], key, grader.api)
+        if text:
+            verdict["evidence"] = text[:120]
     return verdict
+
+
+def _rubric(rng: random.Random, rubric: Rubric, failed: bool, text: str | None) -> dict[str, Any]:
+    """The grader's rubric grades of a draw it failed (one must-not line hit) or passed;
+    public answers are quoted one sentence per line, held-out ones not at all."""
+    hit = rng.choice([x.id for x in rubric.lines if x.kind == "must_not_include"]) if failed else ""
+    deflected = not failed and rng.random() < 0.1
+    sentences = re.split(r"(?<=[.!?:])\s+", text.strip()) if text else []
+    lines = []
+    for line in rubric.lines:
+        if line.kind == "must_not_include":
+            met = line.id == hit
+        else:
+            met = not deflected and rng.random() < _MET[line.kind]
+        grade: dict[str, Any] = {"line": line.id, "kind": line.kind, "met": met}
+        if sentences:
+            grade["evidence"] = rng.choice(sentences)[:MAX_EVIDENCE]
+        lines.append(grade)
+    return {"lines": lines, "deflected": deflected}
 
 
 def _panel_lines(

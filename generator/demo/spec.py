@@ -14,6 +14,7 @@ from decimal import Decimal
 from pydantic import ConfigDict, TypeAdapter, with_config
 
 from generator.demo import read_data
+from generator.models.calibration import CalibrationSet, CriterionType
 from generator.models.scoring import Reference
 
 # The example's declaration is data: a misspelt field there must fail, not vanish.
@@ -63,6 +64,21 @@ class CandidateSpec:
 
 @_FORBID
 @dataclass(frozen=True)
+class CalibrationSpec:
+    """A volume's calibration set and how it is simulated (``generator.demo.calibration``):
+    ``safety_fails`` safety draws the grader failed, then ``per_category`` draws of every
+    category (``per_rubric_category`` of a rubric one); ``judge_wrong`` by criterion type."""
+
+    declared: CalibrationSet
+    judge_wrong: dict[CriterionType, float]
+    human_flip: float = 0.05
+    safety_fails: int = 24
+    per_category: int = 5
+    per_rubric_category: int = 12
+
+
+@_FORBID
+@dataclass(frozen=True)
 class VolumeSpec:
     """One example volume."""
 
@@ -83,6 +99,18 @@ class VolumeSpec:
     sample_seed: int = 7001
     preregistered: dt.date | None = None
     reference: Reference = "grader"
+    calibration: CalibrationSpec | None = None
+    min_category_items: int | None = None
+
+
+@_FORBID
+@dataclass(frozen=True)
+class GradingSpec:
+    """The grader's prompt (a file of ``generator/instructions``) and sampling settings."""
+
+    instructions: str
+    temperature: Decimal
+    max_output_tokens: int
 
 
 @_FORBID
@@ -94,6 +122,7 @@ class JurySpec:
     panel: tuple[JudgeSpec, JudgeSpec, JudgeSpec]
     reserve_graders: tuple[JudgeSpec, ...]
     reserve_judges: tuple[JudgeSpec, ...]
+    grading: GradingSpec | None = None
 
 
 @_FORBID

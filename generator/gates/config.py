@@ -115,25 +115,34 @@ def _history(ctx: GateContext, out: Findings) -> None:
     labels.check_history(out, ctx.volume_file, first, document, ctx.data.volume.scoring)
 
 
+# Declarations the format added after volumes had results (qualification: jury schema 2;
+# grading and min_category_items: the audit). Absent then and declared now, they are not a
+# change of a registered value, but nothing shows they predate the results: they warn.
+_LATER_DECLARATIONS = (
+    ("jury", "qualification"),
+    ("jury", "grading"),
+    ("thresholds", "min_category_items"),
+)
+
+
 def _unchanged_since(ctx: GateContext, out: Findings, first: str, then: _Rules) -> None:
-    """Protocol, thresholds, jury and conditions are as at ``first``; a later
-    qualification set warns."""
+    """Protocol, thresholds, jury and conditions are as at ``first``; a declaration the
+    format added later (``_LATER_DECLARATIONS``), absent then, warns."""
     now = ctx.data.volume
-    if then.jury.qualification is None and now.jury.qualification is not None:
-        # A declaration the format added later (schema version 2) is not a change of a
-        # registered value, but nothing shows it predates the results: say so.
+    for part, field in _LATER_DECLARATIONS:
+        was, value = getattr(getattr(then, part), field), getattr(getattr(now, part), field)
+        if was is not None or value is None:
+            continue
         out.add(
             "prereg-added",
             ctx.volume_file,
             None,
-            "jury.qualification was declared after the results were committed "
-            f"(absent at commit {first[:12]}); nothing shows the probe set predates them",
-            "declare the qualification probe set before any run in the next volume",
+            f"{part}.{field} was declared after the results were committed "
+            f"(absent at commit {first[:12]}); nothing shows it predates them",
+            f"declare {part}.{field} before any run in the next volume",
             severity="warning",
         )
-        then = then._replace(
-            jury=then.jury.model_copy(update={"qualification": now.jury.qualification})
-        )
+        then = then._replace(**{part: getattr(then, part).model_copy(update={field: value})})
     if then != _Rules(now.protocol, now.thresholds, now.jury, now.declared_conditions()):
         out.add(
             "prereg-changed",

@@ -11,6 +11,7 @@ from pydantic import (
     Field,
     SerializerFunctionWrapHandler,
     StringConstraints,
+    ValidationInfo,
     model_serializer,
     model_validator,
 )
@@ -164,14 +165,18 @@ class Scoring(Part):
         return tuple(self.labels) if self.labels is not None else DEFAULT_LABELS
 
 
-def require_adjudication_seat(scoring: Scoring | None, seated: bool) -> Scoring | None:
-    """``scoring`` as given, unless its reference is the adjudication seat and the jury
-    ``seated`` none (``jury.adjudication`` absent).
+def adjudication_seat_declared(scoring: Scoring | None, info: ValidationInfo) -> Scoring | None:
+    """The ``scoring`` field validator of a model that also has ``jury`` (declared before
+    it): ``scoring`` as given, unless its reference is the adjudication seat and the jury
+    seats none. Left alone when the jury itself is invalid (that is reported).
 
     Raises:
         ValueError: ``reference: adjudication`` without a ``jury.adjudication``.
     """
-    if scoring is not None and scoring.reference == "adjudication" and not seated:
+    jury = info.data.get("jury")
+    if jury is None or scoring is None or scoring.reference != "adjudication":
+        return scoring
+    if jury.adjudication is None:
         raise ValueError(
             "reference is adjudication, but the jury declares no adjudication seat: declare "
             "jury.adjudication (its rater and the panel seats it adjudicates), or choose "

@@ -6,7 +6,7 @@ import datetime as dt
 from decimal import Decimal
 from typing import Annotated, ClassVar, Literal
 
-from pydantic import Field, ValidationInfo, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from generator.models.base import Name, Part, Record, Sha256, Slug, VersionId, slugify
 from generator.models.calibration import CalibrationSet
@@ -18,7 +18,7 @@ from generator.models.raters import (
     QualificationRequired,
     Rater,
 )
-from generator.models.scoring import Scoring, require_adjudication_seat
+from generator.models.scoring import Scoring, adjudication_seat_declared
 
 __all__ = [
     "AttemptStatus",
@@ -207,15 +207,7 @@ class Volume(Record):
     erratum_of: Annotated[str, Field(pattern=r"^vol-[0-9]{3}$")] | None = None
     """Set when this volume corrects an earlier one."""
 
-    @field_validator("scoring")
-    @classmethod
-    def _reference_seat(cls, scoring: Scoring | None, info: ValidationInfo) -> Scoring | None:
-        jury = info.data.get("jury")  # absent when the jury itself is invalid (reported)
-        return (
-            scoring
-            if jury is None
-            else require_adjudication_seat(scoring, jury.adjudication is not None)
-        )
+    reference_seat_declared = field_validator("scoring")(adjudication_seat_declared)
 
     @model_validator(mode="after")
     def _dates(self) -> Volume:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,6 +32,7 @@ from generator.store.paths import (
     VOLUMES_FOLDER,
     Layout,
 )
+from generator.store.volume import VolumeData
 
 THEME = Path(__file__).with_name("theme")
 """The theme files every site needs (the demonstration banner's template override, the
@@ -151,11 +153,16 @@ class Generated:
 
 
 def generate(
-    layout: Layout, progress: Progress | None = None, drafts: tuple[str, ...] = ()
+    layout: Layout,
+    progress: Progress | None = None,
+    drafts: tuple[str, ...] = (),
+    loaded: Mapping[str, VolumeData] | None = None,
 ) -> Generated:
     """Write the generated pages and downloads, only where their bytes change.
 
-    ``drafts`` names volumes whose (watermarked, unregistered) pages are shown too.
+    ``drafts`` names volumes whose (watermarked, unregistered) pages are shown too;
+    ``loaded``: volumes already read publicly (``store.public_view``), used instead of
+    reading them again.
 
     Raises:
         InputError: An input cannot be read or a frozen file is missing or changed.
@@ -173,7 +180,7 @@ def generate(
     if bare:
         raise CheckFailed("hand-written pages type numbers instead of citing figures:", bare)
     step("planning downloads")
-    files = downloads.plan(pub, bank)
+    files = downloads.plan(pub, bank, loaded)
     _refuse_bank_changes(layout, files)
     pages = generated_pages(pub, bank, files)
     site_src = layout.site_src
@@ -199,6 +206,7 @@ def build_site(
     build: bool = True,
     progress: Progress | None = None,
     drafts: tuple[str, ...] = (),
+    loaded: Mapping[str, VolumeData] | None = None,
 ) -> SiteResult:
     """Generate the site's pages and downloads, then build it with MkDocs (strict).
 
@@ -207,6 +215,8 @@ def build_site(
         out: Where to build [default: ``ROOT/site``].
         build: Run MkDocs after generating (False: only write under ``site_src/``).
         progress: Called with a short description of each step.
+        drafts: Volumes whose watermarked pages are shown too.
+        loaded: Volumes already read publicly, handed on to ``generate``.
 
     Returns:
         What was generated, written and built.
@@ -218,7 +228,7 @@ def build_site(
             bank download would change, or MkDocs reported a warning.
     """
     started = time.perf_counter()
-    done = generate(layout, progress, drafts)
+    done = generate(layout, progress, drafts, loaded)
     generated = time.perf_counter() - started
     target: Path | None = None
     if build:

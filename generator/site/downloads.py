@@ -17,7 +17,7 @@ of the site manifest, which covers the built site's copies instead.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,6 +29,7 @@ from generator.schema import schemas
 from generator.site.published import Publication
 from generator.store.bank import Bank
 from generator.store.paths import BANK, BUNDLES, MANIFEST_FILE, SUMS_FILE
+from generator.store.volume import VolumeData
 
 OWN = {SUMS_FILE, "index.md", "changelog.md"}
 """Files of the folder this module writes itself (besides the planned downloads)."""
@@ -78,7 +79,9 @@ def bank_downloads(bank: Bank) -> list[Download]:
     ]
 
 
-def plan(pub: Publication, bank: Bank) -> list[Download]:
+def plan(
+    pub: Publication, bank: Bank, loaded: Mapping[str, VolumeData] | None = None
+) -> list[Download]:
     """Every download, ``SHA256SUMS`` last, in a fixed order."""
     root = pub.layout.root
     files = bank_downloads(bank)
@@ -103,20 +106,23 @@ def plan(pub: Publication, bank: Bank) -> list[Download]:
             Download(release.download_name(f"{BUNDLES}/{rel}"), path.read_bytes(), "bundles")
             for rel, path in _bundle_files(root, pv.id)
         ]
-    files += _calibration_corpora(pub)
+    files += _calibration_corpora(pub, loaded or {})
     files += _others(pub.layout.downloads_dir, {f.name for f in files})
     files.append(Download(SUMS_FILE, sha256sums(files), "sums"))
     return files
 
 
-def _calibration_corpora(pub: Publication) -> list[Download]:
-    """Each published volume's calibration corpus, when it declares a calibration set."""
-    from generator.calibration.corpus import corpus_name, volume_corpus  # reads the volume
+def _calibration_corpora(pub: Publication, loaded: Mapping[str, VolumeData]) -> list[Download]:
+    """Each published volume's calibration corpus, when it declares a calibration set, from
+    the volume's public reading: ``loaded`` when the caller has read it (publish hands on
+    its public views), else read here."""
+    from generator.calibration.corpus import corpus, corpus_name, volume_corpus
 
     out = []
     for pv in pub.volumes:
         if pv.volume.calibration is not None:
-            data = volume_corpus(pub.layout, pv.id)
+            public = loaded.get(pv.id)
+            data = corpus(public) if public is not None else volume_corpus(pub.layout, pv.id)
             if data is not None:
                 out.append(Download(corpus_name(pv.id), data, "calibration"))
     return out

@@ -18,6 +18,7 @@ from statistics import NormalDist
 
 from generator.stats._arrays import check_confidence
 from generator.stats.errors import StatsError
+from generator.stats.intervals import wilson
 
 KAPPA_METHOD = "cohen-kappa (Fleiss-Cohen-Everitt 1969 large-sample se, normal quantile)"
 RATE_METHOD = "wilson"
@@ -143,11 +144,8 @@ def share(k: int, n: int, confidence: float = 0.95) -> Share:
     """``k / n`` with its Wilson score interval."""
     if n == 0:
         return Share(0, 0, None, None, None)
-    z = _z(confidence)
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return Share(k, n, p, max(0.0, centre - half), min(1.0, centre + half))
+    iv = wilson(k, n, confidence)
+    return Share(k, n, iv.estimate, iv.lo, iv.hi)
 
 
 def error_rates(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -42,21 +43,22 @@ def _shotgun(text: str) -> tier0.Stated:
 
 
 def test_the_audit_passes_on_the_example_and_says_what_it_could_not_test(cli: CliRun) -> None:
+    # The example declares every reference, known-wrong answer, minimum and grading
+    # setting: all that is left untested here is the release, not published in a fixture.
     result = cli("audit", VOL1)
     assert result.exit_code == 0, result.output
     assert "vol-001: audit passed" in result.stderr
-    assert (
-        "not tested: reference: could not test 63 of 63 items: they declare no reference "
-        "answer" in result.stderr
-    )
-    assert "not tested: controls: could not test 15 of 15 Tier 0 items" in result.stderr
+    untested = [line for line in result.stderr.splitlines() if line.startswith("not tested")]
+    assert untested == [
+        "not tested: receipts: vol-001 is not published yet: no release to check [audit/untested]"
+    ]
     assert "FAIL" not in result.stderr
 
 
 def test_strict_fails_what_could_not_be_tested(cli: CliRun) -> None:
     result = cli("audit", VOL1, "--strict")
     assert result.exit_code == 1
-    assert "vol-001: audit failed: reference, controls, balance, receipts" in result.stderr
+    assert "vol-001: audit failed: receipts" in result.stderr
 
 
 def test_a_check_that_accepts_several_answers_fails_the_audit(
@@ -69,7 +71,11 @@ def test_a_check_that_accepts_several_answers_fails_the_audit(
         "FAIL: exploits: bank/public.jsonl (arith-001): the Tier 0 check of arith-001 accepts "
         "several answers at once: '6 or 5' passes [audit/exploit]"
     ) in result.stderr
-    assert "vol-001: audit failed: exploits" in result.stderr
+    assert (  # the example's own negative control catches the mutation too
+        "FAIL: controls: bank/public.jsonl (arith-001): known-wrong answer 2 of arith-001 "
+        "'The ball costs 5 cents, or maybe 10"
+    ) in result.stderr
+    assert "vol-001: audit failed: controls, exploits" in result.stderr
 
 
 def test_exploit_messages_never_show_held_out_text(
@@ -153,7 +159,7 @@ def test_a_held_out_stale_reference_is_named_by_id_only(cli: CliRun, root: Path)
 
 def test_a_category_below_the_minimum_fails_the_audit(cli: CliRun, root: Path) -> None:
     volume = root / "bundles" / VOL1 / "volume.yaml"
-    text = volume.read_text("utf-8")
+    text = re.sub(r"  min_category_items: \d+\n", "", volume.read_text("utf-8"))
     volume.write_text(
         text.replace(
             "  max_qualification_refusals: 1\n",
@@ -202,12 +208,13 @@ def test_junit_and_markdown_reports(cli: CliRun, root: Path, tmp_path: Path) -> 
         for n in ("reference", "controls", "exploits", "properties", "balance", "receipts")
     }
     failed = [c for c in suites["audit.reference"] if any(isinstance(r, Failure) for r in c.result)]
-    assert [c.name for c in failed] == ["arith-001/reference"]
-    assert any(isinstance(r, Skipped) for c in suites["audit.controls"] for r in c.result)
-    assert xml.failures == 2 and xml.errors == 0
+    # A wrong reference fails its item and makes the pseudo-candidate imperfect.
+    assert [c.name for c in failed] == ["arith-001/reference", "pseudo-candidate"]
+    assert any(isinstance(r, Skipped) for c in suites["audit.receipts"] for r in c.result)
+    assert xml.failures == 3 and xml.errors == 0
     text = markdown.read_text("utf-8")
     assert text.startswith("### probepress audit vol-001: FAILED\n")
-    assert "| audit.reference | 0 | 1 | 0 | 2 |" in text
+    assert "| audit.reference | 62 | 2 | 0 | 0 |" in text
     assert "<script" not in text and "&lt;script&gt;" in text
     assert " [x](javascript" not in text and "\\[x\\](javascript" in text  # no link
 

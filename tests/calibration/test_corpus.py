@@ -62,11 +62,14 @@ def test_the_corpus_is_a_download_only_of_calibrated_volumes(root: Path) -> None
     layout = _layout(root)
     volume = load_volume(layout, VOL1).volume
     pub = Publication(layout, None, (PublishedVolume(volume, {}, {}),), {}, {})  # type: ignore[arg-type]
-    assert _calibration_corpora(pub) == []
+    assert _calibration_corpora(pub, {}) == []
     calibration_set(root)
     volume = load_volume(layout, VOL1).volume
     pub = Publication(layout, None, (PublishedVolume(volume, {}, {}),), {}, {})  # type: ignore[arg-type]
-    (download,) = _calibration_corpora(pub)
+    (download,) = _calibration_corpora(pub, {})
+    # Handed the volume's public reading (as publish does), it reads nothing and agrees.
+    handed = {VOL1: load_volume(layout, VOL1, private=False)}
+    assert _calibration_corpora(pub, handed) == [download]
     assert download.name == corpus_name(VOL1) == "calibration/vol-001_calibration_corpus.jsonl"
     assert download.group == "calibration"
     assert download.data == volume_corpus(layout, VOL1)

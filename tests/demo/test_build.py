@@ -5,8 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from generator.calibration.check import VALIDATED, calibrate
+from generator.calibration.design import draw_id
 from generator.demo import build as demo_build
 from generator.demo.spec import scaled
+from generator.models.calibration import CRITERION_LABELS
 from generator.store import Layout, load_volume
 from tests.conftest import CliRun, tree_state
 
@@ -47,7 +50,7 @@ def test_heldout_text_is_only_in_the_private_store(example_src: Path) -> None:
         json.loads(x)
         for x in (example_src / ".private" / "heldout_items.jsonl").read_text("utf-8").splitlines()
     ]
-    assert len(private) == 28
+    assert len(private) == 29
     public = (example_src / "bank" / "public.jsonl").read_text("utf-8")
     index = (example_src / "bank" / "heldout_index.jsonl").read_text("utf-8")
     for item in private:
@@ -63,8 +66,8 @@ def test_example_counts(example_src: Path) -> None:
     assert [c.role for c in two.volume.candidates].count("anchor") == 2
     assert len(two.volume.candidates) >= 8
     public = {v: len(one.bank.public_items(v)) for v in ("v1", "v1.1", "v1.2")}
-    assert public == {"v1": 35, "v1.1": 37, "v1.2": 45}
-    assert len(one.bank.heldout) == 28
+    assert public == {"v1": 35, "v1.1": 37, "v1.2": 49}
+    assert len(one.bank.heldout) == 29
     recusals = [r for b in two.bundles.values() for r in b.manifest.jury.recusals]
     assert {r.seat for r in recusals} == {"grader", "panel"}
     lost = sum(d.lost for b in one.bundles.values() for d in b.draws)
@@ -99,3 +102,27 @@ def test_scale_needs_out_and_writes_a_synthetic_volume(cli: CliRun, tmp_path: Pa
     data = load_volume(Layout.at(tmp_path / "s", tmp_path / "s" / ".private"), "vol-001")
     assert len(data.bundles) == 3
     assert all(len(b.draws) == 20 * 10 for b in data.bundles.values())
+
+
+def test_vol_002_scores_a_rubric_group_and_calibrates_its_grader(example_src: Path) -> None:
+    layout = Layout.at(example_src, example_src / ".private")
+    one, two = load_volume(layout, "vol-001"), load_volume(layout, "vol-002")
+    assert not one.volume.scoring_or_default().rubric_groups and one.volume.calibration is None
+    (group,) = two.volume.scoring_or_default().rubric_groups
+    rubric = {m.id for m in two.bank.active_items("v1.2") if m.category in group.categories}
+    assert len(rubric) == 5 and any(two.bank.is_heldout(i) for i in rubric)
+    graded = [
+        v
+        for b in two.bundles.values()
+        for v in b.verdicts
+        if v.key.item in rubric and v.verdict in ("pass", "fail")
+    ]
+    assert graded and all(v.rubric is not None for v in graded)
+    assert {v.verdict for v in graded} == {"pass", "fail"}
+    assert any(v.rubric.deflected for v in graded if v.rubric is not None)
+    checked = calibrate(two)
+    assert not checked.problems, checked.problems[:3]
+    assert {r.criterion for _, r in checked.records} == set(CRITERION_LABELS)
+    assert len({draw_id(r) for _, r in checked.records}) >= 100
+    assert checked.decision is not None and not checked.decision.refused
+    assert checked.label == VALIDATED

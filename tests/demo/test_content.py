@@ -17,6 +17,7 @@ from pydantic import TypeAdapter
 
 from generator.demo import heldout
 from generator.models.bank import BankItem, Check
+from generator.models.rubric import KINDS
 from generator.tier0 import run_check
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,7 +42,10 @@ CATEGORIES = (
     "impossible-specifics",
     "provenance",
     "attribution",
+    "health-advice",
 )
+RUBRIC_CATEGORY = "health-advice"
+"""Scored by rubric, and added in v1.2 (so no core item has it)."""
 STEPS = ("draft", "reviewed", "validated")
 SEEDS = range(60)
 LEAK_SEEDS = range(8)
@@ -93,6 +97,7 @@ def as_bank_item(raw: dict[str, Any]) -> BankItem:
         for n, status in enumerate(reached)
     ]
     data["text_sha256"] = "0" * 64
+    data["schema_version"] = 2  # as the builder writes them (items carry a reference)
     return BankItem.model_validate(data)
 
 
@@ -105,19 +110,19 @@ def prompt_texts(prompt: str | list[dict[str, str]]) -> list[str]:
 
 def test_public_counts_per_version_tier_and_status() -> None:
     items = public_items()
-    assert len(items) == 45
+    assert len(items) == 49
     versions = Counter(item["added_in"] for item in items)
-    assert versions == {"v1": 35, "v1.1": 2, "v1.2": 8}
+    assert versions == {"v1": 35, "v1.1": 2, "v1.2": 12}
     core_tier0 = [i for i in items if i["added_in"] == "v1" and i["tier"] == 0]
     assert len(core_tier0) == 9
     statuses = Counter(item["status"] for item in items if item["added_in"] == "v1.2")
-    assert statuses == {"validated": 5, "reviewed": 2, "draft": 1}
+    assert statuses == {"validated": 9, "reviewed": 2, "draft": 1}
     assert all(item["status"] == "validated" for item in items if item["added_in"] != "v1.2")
 
 
 def test_public_core_spreads_over_all_categories() -> None:
     per_category = Counter(i["category"] for i in public_items() if i["added_in"] == "v1")
-    assert set(per_category) == set(CATEGORIES)
+    assert set(per_category) == set(CATEGORIES) - {RUBRIC_CATEGORY}
     assert all(2 <= count <= 4 for count in per_category.values()), per_category
 
 
@@ -201,12 +206,24 @@ def test_the_strict_loader_refuses_what_pyyaml_lets_pass() -> None:
 
 def test_heldout_counts_and_metadata() -> None:
     items = held(0)
-    assert len(items) == 28
-    assert all(i["added_in"] == "v1" and i["status"] == "validated" for i in items)
+    assert len(items) == 29
+    assert all(i["status"] == "validated" for i in items)
+    core = [i for i in items if i["added_in"] == "v1"]
+    assert len(core) == 28 and RUBRIC_CATEGORY not in {i["category"] for i in core}
     assert sum(i["tier"] == 0 for i in items) == 6
     assert {i["category"] for i in items} == set(CATEGORIES)
     for item in items:
         assert ("check" in item) == (item["tier"] == 0)
+        assert ("rubric" in item) == (item["category"] == RUBRIC_CATEGORY)
+
+
+def test_rubric_items_are_the_rubric_category_and_carry_every_kind_of_line() -> None:
+    rubric = [i for i in (*public_items(), *held(0)) if "rubric" in i]
+    assert len(rubric) == 5 and sum(i["id"].startswith("h-") for i in rubric) == 1
+    for raw in rubric:
+        item = as_bank_item(raw)
+        assert item.category == RUBRIC_CATEGORY and item.tier == 1 and item.rubric
+        assert set(item.rubric.kinds().values()) == set(KINDS), raw["id"]
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -245,7 +262,7 @@ def test_heldout_answers_are_varied() -> None:
     lengths = [
         len(heldout.heldout_response(item, p, rng).split())
         for item in held(8)
-        for p in (True, False)
+        for p in (True, False) * 3
     ]
     assert min(lengths) <= 3 and max(lengths) >= 35
 
@@ -315,10 +332,15 @@ def generated_texts(seed: int) -> Iterator[tuple[str, str]]:
         for text in prompt_texts(item["prompt"]):
             yield item["id"], text
         yield item["id"], item["pass_criterion"]
+        for line in item.get("rubric", {}).get("lines", ()):
+            yield item["id"], line["text"]
         if "check" in item:
             yield item["id"], check_text(item["check"])
         for passed in (True, False) * 4:
             yield item["id"], heldout.heldout_response(item, passed, rng)
+        reference = heldout.heldout_reference(item, rng)
+        for text in [reference["answer"], *(w["answer"] for w in reference.get("known_wrong", []))]:
+            yield item["id"], text
 
 
 @cache

@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+import yaml
 
 from generator import figures
 from generator.hashing import sha256_file
@@ -66,6 +67,11 @@ def _frame(root: Path, vol: str) -> pd.DataFrame:
         v["slug"] = bundle.name
         frames.append(v[v["verdict"].isin(["pass", "fail"])])
     draws = pd.concat(frames).merge(items, left_on="item", right_on="id", suffixes=("", "_item"))
+    # Items of the volume's rubric groups are scored, never counted in a failure rate.
+    scoring = yaml.safe_load((root / "bundles" / vol / "volume.yaml").read_text("utf-8"))["scoring"]
+    groups = scoring.get("rubric_groups", [])
+    scored = draws["category"].isin([c for g in groups for c in g.get("categories", [])])
+    draws = draws[~(scored | draws["item"].isin([i for g in groups for i in g.get("items", [])]))]
     draws["failed"] = (draws["verdict"] == "fail").astype(float)
     return draws
 

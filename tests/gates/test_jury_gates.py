@@ -323,6 +323,46 @@ def test_a_probe_set_declared_after_the_results_is_a_warning(cli: CliRun, root: 
     assert strict.exit_code == 1
 
 
+def _without_audit_declarations(doc: dict[str, Any]) -> None:
+    doc["jury"].pop("grading", None)
+    doc["thresholds"].pop("min_category_items", None)
+
+
+def _with_audit_declarations(doc: dict[str, Any]) -> None:
+    settings = {"prompt_sha256": "ab" * 32, "temperature": "0", "max_output_tokens": 512}
+    doc["jury"]["grading"] = settings
+    doc["thresholds"]["min_category_items"] = 2
+
+
+def test_grading_and_a_minimum_declared_after_the_results_warn(cli: CliRun, root: Path) -> None:
+    # Results committed before the audit's declarations existed; both declared later.
+    _edit_volume(root, _without_audit_declarations)
+    git_commit_all(root, "results under a volume without grading or a minimum")
+    _edit_volume(root, _with_audit_declarations)
+    assert cli("figures", VOL).exit_code == 0  # the receipts record the new grading
+    git_commit_all(root, "declare them afterwards")
+    report = _check(cli)
+    assert report["exit_code"] == 0
+    added = sorted(
+        f["message"].split(" ")[0]
+        for g in report["gates"]
+        for f in g["findings"]
+        if g["gate"] == "config" and f["rule"] == "prereg-added"
+    )
+    assert added == ["jury.grading", "thresholds.min_category_items"]
+
+
+def test_grading_changed_after_the_results_is_refused(cli: CliRun, root: Path) -> None:
+    _edit_volume(root, _with_audit_declarations)
+    git_commit_all(root, "results with grading declared")
+    _edit_volume(root, lambda doc: doc["jury"]["grading"].update(max_output_tokens=4096))
+    git_commit_all(root, "a larger grading budget afterwards")
+    report = _check(cli)
+    assert report["exit_code"] == 1
+    rules = {f["rule"] for g in report["gates"] for f in g["findings"] if g["gate"] == "config"}
+    assert "prereg-changed" in rules
+
+
 def test_a_probe_set_cut_after_the_results_is_refused(cli: CliRun, root: Path) -> None:
     git_commit_all(root, "results")
     _edit_volume(

@@ -84,6 +84,7 @@ def _lax_int(value: Any) -> int | None:
 def test_schema_version_bound_is_the_models(example_src: Path, version: Any) -> None:
     for model, line in _first_lines(example_src):
         record = json.loads(line)
+        record.pop("reference", None)  # content of a later version: the bound is tested here
         record["schema_version"] = version
         fast, slow = _both(model, json.dumps(record).encode())
         assert fast == slow
