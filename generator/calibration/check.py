@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 
 from generator.calibration.agreement import CriterionAgreement, by_criterion
 from generator.calibration.design import Frame, Issue, check_design
-from generator.calibration.rule import Decision, decide
+from generator.calibration.rule import Decision
+from generator.calibration.versions import VersionResult, by_version, combined
 from generator.errors import Problem
 from generator.models.calibration import (
     CALIBRATION_FILE,
@@ -43,8 +44,10 @@ class Calibration:
         path: The records file as messages print it.
         records: The units with their line numbers.
         problems: Unreadable lines and every way the sample breaks its declaration.
-        results: Agreement per criterion type.
-        decision: The rule applied to every calibrated judge.
+        results: Agreement per criterion type, over the whole sample.
+        decision: The rule applied to every calibrated judge, version by version.
+        judges: The calibrated judges' keys.
+        versions: The rule applied to the units of each bank version the sample spans.
     """
 
     declared: CalibrationSet | None
@@ -54,6 +57,7 @@ class Calibration:
     results: tuple[CriterionAgreement, ...] = ()
     decision: Decision | None = None
     judges: tuple[str, ...] = field(default=())
+    versions: tuple[VersionResult, ...] = ()
 
     @property
     def label(self) -> str:
@@ -111,7 +115,7 @@ def _recorded_grades(data: VolumeData) -> dict[tuple[str, str, str, int, str], t
     return given
 
 
-def _recorded_verdicts(
+def recorded_verdicts(
     data: VolumeData, records: list[tuple[int, CalibrationRecord]]
 ) -> list[Issue]:
     """A calibrated judge's grade of a pass/fail unit is the grade it recorded in the
@@ -176,19 +180,25 @@ def calibrate(data: VolumeData, bounds: Bounds | None = None) -> Calibration:
     records = list(iter_jsonl(path, CalibrationRecord, shown, problems, bounds or Bounds()))
     # A judge off the jury first: it explains every line's findings that follow.
     issues = _seated(data) + check_design(records, frame(data), decl)
-    issues += _recorded_verdicts(data, records)
+    issues += recorded_verdicts(data, records)
     for issue in issues:
         problems.add(shown, issue.line, issue.rule, issue.message, issue.fix)
     judges = calibrated_judges(data)
     humans = [h.id for h in decl.humans]
     level = float(data.volume.thresholds.confidence)
-    results = tuple(by_criterion([r for _, r in records], humans, judges, level))
+    units = [r for _, r in records]
+    results = tuple(by_criterion(units, humans, judges, level))
+    bank = data.bank
+    added = {i: m.added_in for i, m in (*bank.public.items(), *bank.heldout.items())}
+    order = bank.manifest.versions_up_to(data.volume.bank_version)
+    versions = by_version(units, added, order, decl.rule, humans, judges, level)
     return Calibration(
         decl,
         shown,
         tuple(records),
         tuple(problems.items),
         results,
-        decide(results, decl.rule, judges),
+        combined(versions, judges),
         judges,
+        versions,
     )
