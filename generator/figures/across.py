@@ -11,8 +11,10 @@ from generator.figures.builder import (
     difference_interval,
     points_display,
 )
+from generator.figures.calibration import STATUS_KEY
 from generator.figures.context import FigureContext, sources_of
 from generator.figures.tally import VolumeTally, tally_volume
+from generator.models.figures import Param
 from generator.stats import difference_interval as stats_difference
 from generator.stats import rank_ranges
 from generator.store.volume import VolumeData
@@ -20,8 +22,12 @@ from generator.store.volume import VolumeData
 RANK_METHOD = "rank range from non-overlapping narrow core-rate intervals"
 
 
-def rank_figures(ctx: FigureContext, core: dict[str, tuple[float, float, float]]) -> None:
-    """Best and worst rank and tie group of every candidate, from core-rate intervals."""
+def rank_figures(
+    ctx: FigureContext, core: dict[str, tuple[float, float, float]], judge: str | None = None
+) -> None:
+    """Best and worst rank and tie group of every candidate, from core-rate intervals;
+    ``judge`` is the calibration status the ranks carry when a model judge decides the
+    core rates (``detail["judge"]``, as on the rates: ``judge-unvalidated`` says so)."""
     slugs = sorted(core)
     if not slugs:
         return
@@ -35,7 +41,8 @@ def rank_figures(ctx: FigureContext, core: dict[str, tuple[float, float, float]]
         bundle = ctx.data.bundles[rr.name]
         src = ctx.sources_for(bundle)
         p = f"{ctx.vid}/{rr.name}"
-        detail = {"of": len(slugs)}
+        status: dict[str, Param] = {STATUS_KEY: judge} if judge else {}
+        detail: dict[str, Param] = {"of": len(slugs), **status}
         ctx.reg.count(
             f"{p}/rank_best",
             "Best rank the core-rate intervals allow",
@@ -60,6 +67,7 @@ def rank_figures(ctx: FigureContext, core: dict[str, tuple[float, float, float]]
             rr.tie_group,
             src,
             method=RANK_METHOD,
+            detail=status,
             kind="rank",
         )
 
