@@ -100,36 +100,46 @@ def frame(data: VolumeData) -> Frame:
     return Frame(judged, slugs, draws, calibrated_judges(data), rubrics, frozenset(pass_fail))
 
 
-def _recorded_grades(data: VolumeData) -> dict[tuple[str, str, str, int, str], tuple[str, str]]:
-    """Each calibrated judge's pass/fail grades in the bundles (its verdicts as grader,
-    its votes as panel judge), with the file that records them, by draw and judge."""
+Given = dict[tuple[str, str, str, int, str, str], tuple[str, str]]
+
+
+def _recorded_grades(data: VolumeData) -> Given:
+    """Each calibrated judge's grades in the bundles, with the file that records them, by
+    draw, judge and rubric line (``""``: the pass/fail verdict): its verdicts as grader
+    (and its grade of each rubric line), its votes as panel judge."""
     judges = set(calibrated_judges(data))
-    given: dict[tuple[str, str, str, int, str], tuple[str, str]] = {}
+    given: Given = {}
     for slug, bundle in data.bundles.items():
         for v in bundle.verdicts:
-            if v.grader in judges and v.verdict in ("pass", "fail"):
-                given[(slug, *v.key, v.grader)] = (v.verdict, "verdicts.jsonl")
+            if v.grader not in judges:
+                continue
+            if v.verdict in ("pass", "fail"):
+                given[(slug, *v.key, v.grader, "")] = (v.verdict, "verdicts.jsonl")
+            for g in v.rubric.lines if v.rubric is not None else ():
+                label = "yes" if g.met else "no"
+                given[(slug, *v.key, v.grader, g.line)] = (label, "verdicts.jsonl")
         for p in bundle.panel:
             if p.judge in judges and p.vote in ("pass", "fail"):
-                given.setdefault((slug, *p.key, p.judge), (p.vote, "panel.jsonl"))
+                given.setdefault((slug, *p.key, p.judge, ""), (p.vote, "panel.jsonl"))
     return given
 
 
 def recorded_verdicts(
     data: VolumeData, records: list[tuple[int, CalibrationRecord]]
 ) -> list[Issue]:
-    """A calibrated judge's grade of a pass/fail unit is the grade it recorded in the
-    bundle: a grade the bundle does not record, or records otherwise, is refused (the
-    judge is calibrated on the grades the published numbers use)."""
+    """A calibrated judge's grade of a unit (a pass/fail verdict, or a rubric line) is
+    the grade it recorded in the bundle: a grade the bundle does not record, or records
+    otherwise, is refused (the judge is calibrated on the grades the published numbers
+    use)."""
     out: list[Issue] = []
     judges = set(calibrated_judges(data))
     given = _recorded_grades(data)
     for line, r in records:
-        if r.criterion != "pass-fail" or r.candidate not in data.bundles:
+        if r.candidate not in data.bundles:
             continue
         for g in (g for g in r.grades if g.rater in judges):
-            recorded = given.get((r.candidate, r.item, r.half, r.draw, g.rater))
-            where = f"{r.item} {r.half}{r.draw}"
+            recorded = given.get((r.candidate, r.item, r.half, r.draw, g.rater, r.line or ""))
+            where = f"{r.item} {r.half}{r.draw}" + (f" line {r.line}" if r.line else "")
             if recorded is None:
                 message = f"{g.rater} has no recorded grade of {r.candidate} {where}"
             elif recorded[0] != g.label:

@@ -178,3 +178,25 @@ def test_a_declared_set_without_its_file_fails(cli: CliRun, root: Path) -> None:
         {"agreement"},
         f"{CAL}: the volume declares a calibration set but this file does not exist",
     )
+
+
+def test_a_judge_grade_of_a_rubric_line_is_the_one_its_verdict_records(
+    cli: CliRun, root: Path
+) -> None:
+    units = _humans_on_must_not(_rubric_set(root), judge_wrong=0)
+    n = next(i for i, u in enumerate(units) if u["criterion"] == "must-not")
+    unit = units[n]
+    (judged,) = [g["label"] for g in unit["grades"] if g["rater"] == GRADER]
+    other = "no" if judged == "yes" else "yes"
+    grades = [{**g, "label": other} if g["rater"] == GRADER else g for g in unit["grades"]]
+    units[n] = {**unit, "grades": grades}
+    write_units(root, units, VOL2)
+    where = f"{unit['item']} {unit['half']}{unit['draw']} line {unit['line']}"
+    _expect(
+        cli,
+        root,
+        {"agreement"},
+        f"bundles/{VOL2}/calibration.jsonl:{n + 1}: {GRADER} graded {where} {other} here but "
+        f"its grade in {unit['candidate']}/verdicts.jsonl is {judged}",
+        VOL2,
+    )
