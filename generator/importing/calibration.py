@@ -26,7 +26,7 @@ from pydantic import ValidationError
 from generator.calibration.check import frame, recorded_verdicts
 from generator.calibration.design import Issue, check_design
 from generator.canonical import dumps_line, write_bytes
-from generator.errors import InputError, UsageError
+from generator.errors import InputError, Problem, UsageError
 from generator.importing.rows import Label, RaterId
 from generator.importing.table import SourceRow, add_validation_problems
 from generator.models.base import ItemId, Name, Record, Slug
@@ -107,8 +107,10 @@ class CalibrationImport:
 
 
 def _gathered(data: dict[str, object]) -> dict[str, object]:
-    """``label:<rater>`` keys gathered into ``labels``; empty cells dropped."""
-    labels = dict(data.get("labels") or {})  # type: ignore[call-overload]
+    """``label:<rater>`` keys gathered into ``labels``; empty cells dropped (a ``labels``
+    value that is no object is left for the row's validation to refuse)."""
+    given = data.get("labels")
+    labels: dict[str, object] = dict(given) if isinstance(given, dict) else {}
     out: dict[str, object] = {}
     for key, value in data.items():
         if key.startswith(LABEL):
@@ -116,7 +118,8 @@ def _gathered(data: dict[str, object]) -> dict[str, object]:
                 labels[key.removeprefix(LABEL)] = value
         elif key != "labels" and value is not None:
             out[key] = value
-    return {**out, "labels": labels}
+    keep = given is None or isinstance(given, dict)
+    return {**out, "labels": labels if keep else given}
 
 
 def _rows(
@@ -236,6 +239,11 @@ def records(
         raise UsageError(
             f"{data.volume.id} declares no calibration set: declare `calibration:` in its "
             "volume.yaml and pre-register it (probepress prereg --write) before importing grades"
+        )
+    if not rows:
+        raise InputError(
+            f"cannot import {shown}; nothing was written:",
+            [Problem(shown, None, "empty", "the file has no grades")],
         )
     problems = Problems()
     drafts = _drafts(_rows(rows, shown, problems), data, grades, shown, problems)

@@ -229,3 +229,34 @@ def test_every_bad_row_is_named_by_file_line_and_rule_and_nothing_is_written(
 
 def _other(grade: str) -> str:
     return "pass" if grade == "fail" else "fail"
+
+
+def test_an_empty_file_and_a_malformed_jsonl_row_are_refused(
+    imported: Path, tmp_path: Path
+) -> None:
+    before = (imported / CAL).read_bytes()
+    empty = tmp_path / "empty.csv"
+    empty.write_text("candidate,item,rater,label\n", "utf-8")
+    result = run(imported, "import", "calibration", "vol-001", str(empty), "--replace")
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert f"{empty}: the file has no grades [empty]" in result.output
+    rows = tmp_path / "grades.jsonl"
+    good = {"candidate": CANDIDATE, "item": "jbb-0", "rater": "human1", "label": "pass"}
+    rows.write_text(json.dumps(good) + "\n" + json.dumps({**good, "labels": "x"}) + "\n")
+    result = run(imported, "import", "calibration", "vol-001", str(rows), "--replace")
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert f"{rows}:2: labels: Input should be a valid dictionary [row]" in result.output
+    assert (imported / CAL).read_bytes() == before
+
+
+def test_a_volume_without_a_declared_calibration_set_is_refused(
+    cli: Any, root: Path, tmp_path: Path
+) -> None:
+    source = tmp_path / "grades.csv"
+    source.write_text("candidate,item,rater,label\nx,y,z,pass\n", "utf-8")
+    result = cli("import", "calibration", "vol-001", str(source))
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "vol-001 declares no calibration set: declare `calibration:` in its volume.yaml" in (
+        " ".join(result.output.split())
+    )
+    assert not (root / CAL).exists()
