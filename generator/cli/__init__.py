@@ -13,6 +13,7 @@ import click
 from generator import __version__
 from generator.cli import (
     audit,
+    calibrating,
     exporting,
     gates,
     holders,
@@ -94,7 +95,7 @@ for _command in (
 ):
     main.add_command(_command)
 # Readers of other runners' logs: rows for `import records`, under the same group.
-for _reader in runners.COMMANDS:
+for _reader in (*runners.COMMANDS, *calibrating.COMMANDS):
     onramp.import_group.add_command(_reader)
 
 __all__ = ["EPILOG", "State", "main"]

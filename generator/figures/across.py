@@ -11,6 +11,7 @@ from generator.figures.builder import (
     difference_interval,
     points_display,
 )
+from generator.figures.calibration import STATUS_KEY
 from generator.figures.context import FigureContext, sources_of
 from generator.figures.tally import VolumeTally, tally_volume
 from generator.models.figures import Param
@@ -28,11 +29,16 @@ CoreCounts = dict[str, tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]]
 
 
 def rank_figures(
-    ctx: FigureContext, core: dict[str, tuple[float, float, float]], counts: CoreCounts
+    ctx: FigureContext,
+    core: dict[str, tuple[float, float, float]],
+    counts: CoreCounts,
+    judge: str | None = None,
 ) -> None:
     """Best and worst rank of every candidate: from paired comparisons when the volume
     declares ``thresholds.ranking``, else (earlier volumes, whose figures stay as
-    published) from overlapping core-rate intervals, with tie groups."""
+    published) from overlapping core-rate intervals, with tie groups. ``judge`` is the
+    calibration status the ranks carry when a model judge decides the core rates
+    (``detail["judge"]``, as on the rates: ``judge-unvalidated`` says so)."""
     slugs = sorted(core)
     if not slugs:
         return
@@ -44,7 +50,7 @@ def rank_figures(
             [core[s][2] for s in slugs],
             slugs,
         )
-        _register_ranks(ctx, ranges, RANK_METHOD, {}, "the core-rate intervals allow")
+        _register_ranks(ctx, ranges, RANK_METHOD, {}, "the core-rate intervals allow", judge)
         return
     level = str(ranking.familywise_confidence)
     separated = holm_separations(
@@ -60,7 +66,7 @@ def rank_figures(
         for s in slugs
     }
     method = PAIRED_RANK_METHOD.format(level=level)
-    _register_ranks(ctx, ranges, method, detail, "the paired comparisons allow")
+    _register_ranks(ctx, ranges, method, detail, "the paired comparisons allow", judge)
 
 
 def _register_ranks(
@@ -69,13 +75,19 @@ def _register_ranks(
     method: str,
     extra: dict[str, dict[str, Param | list[str]]],
     allow: str,
+    judge: str | None,
 ) -> None:
     """``rank_best`` and ``rank_worst`` of every candidate, and ``tie_group`` where the
     rule defines one."""
     for rr in ranges:
         src = ctx.sources_for(ctx.data.bundles[rr.name])
         p = f"{ctx.vid}/{rr.name}"
-        detail: dict[str, Param | list[str]] = {"of": len(ranges), **extra.get(rr.name, {})}
+        status: dict[str, Param] = {STATUS_KEY: judge} if judge else {}
+        detail: dict[str, Param | list[str]] = {
+            "of": len(ranges),
+            **extra.get(rr.name, {}),
+            **status,
+        }
         for end, rank in (("best", rr.best), ("worst", rr.worst)):
             ctx.reg.count(
                 f"{p}/rank_{end}",
@@ -93,6 +105,7 @@ def _register_ranks(
                 rr.tie_group,
                 src,
                 method=method,
+                detail=dict(status),
                 kind="rank",
             )
 

@@ -346,13 +346,22 @@ class VolumeFigures:
                 },
             )
 
+    def _core_judge(self, core: dict[str, tuple[float, float, float]]) -> str | None:
+        """The calibration status the core rates carry (None: no model judge decides any)."""
+        for slug in sorted(core):
+            figure = self.reg.figures.get(f"{self.ctx.vid}/{slug}/core_rate")
+            status = figure.detail.get(STATUS_KEY) if figure is not None else None
+            if isinstance(status, str):
+                return status
+        return None
+
     def compute(self) -> FigureSet:
         """Every figure of the volume, in a fixed order."""
         self.judge_status = calibration_figures(self.ctx)
         core = self.candidates()
         rubric_figures(self.ctx)
         wrong_figures(self.ctx, self.judge_status)
-        rank_figures(self.ctx, core, self.core_counts)
+        rank_figures(self.ctx, core, self.core_counts, self._core_judge(core))
         jury_figures(self.ctx)
         bank_health_figures(self.ctx)
         across_volume_figures(self.ctx)
