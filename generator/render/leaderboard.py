@@ -68,6 +68,12 @@ def leaderboard_context(inputs: Inputs) -> dict[str, Any]:
             },
             "forest": plots,
             "category_groups": _groups(list(inputs.data.bank.manifest.categories)),
+            # Categories whose rates are withheld below the minimum, with the statement.
+            "withheld": {
+                c.id: figures[f"{vid}/category/{c.id}/withheld"]
+                for c in inputs.data.bank.manifest.categories
+                if f"{vid}/category/{c.id}/withheld" in figures
+            },
             "split_half": len(inputs.data.volume.protocol.halves) == 2,
             "has_unvalidated": any(f"{c.prefix}/unvalidated_rate" in figures for c in ordered),
             "has_rubric": any(f"{c.prefix}/rubric/score" in figures for c in ordered),

@@ -15,6 +15,7 @@ from generator.models.figures import Figure
 from generator.models.raters import Rater
 from generator.models.volume import CandidateRef
 from generator.scoring import reference_statement
+from generator.site import coverage
 from generator.site.markup import admonition, code, link, page, table, text
 from generator.site.published import LEADERBOARD, PublishedVolume
 from generator.words import counted
@@ -105,12 +106,12 @@ def leaderboard_table(pv: PublishedVolume) -> str:
                 shown(core),
                 shown(core, "narrow"),
                 shown(core, "wide"),
+                *coverage.cells(pv, slug),
             ]
         )
-    header = ["Model", "Role", "Rank range", "Core rate", "Narrow", "Wide"]
-    return (
-        '<div class="pp-leaderboard" markdown>\n\n' + table(header, rows, "lllrrr") + "\n\n</div>"
-    )
+    header = ["Model", "Role", "Rank range", "Core rate", "Narrow", "Wide", *coverage.HEADER]
+    align = "lllrrr" + coverage.ALIGN
+    return '<div class="pp-leaderboard" markdown>\n\n' + table(header, rows, align) + "\n\n</div>"
 
 
 def full_bank_table(pv: PublishedVolume) -> str:
@@ -126,10 +127,13 @@ def full_bank_table(pv: PublishedVolume) -> str:
                 shown(full),
                 shown(full, "narrow"),
                 shown(full, "wide"),
+                *coverage.cells(pv, ref.slug),
             ]
         )
     header = ["Model", "API string", "Run date", "Full-bank rate", "Narrow", "Wide"]
-    return '<div class="pp-fullbank" markdown>\n\n' + table(header, rows, "lllrrr") + "\n\n</div>"
+    header += coverage.HEADER
+    align = "lllrrr" + coverage.ALIGN
+    return '<div class="pp-fullbank" markdown>\n\n' + table(header, rows, align) + "\n\n</div>"
 
 
 def _drift_lines(pv: PublishedVolume) -> list[str]:
@@ -284,7 +288,7 @@ def results_page(pv: PublishedVolume) -> str:
         "model on these probes); *wide* intervals treat the probes as a sample (probes "
         "like these). A rank range is every rank the core-rate intervals allow; "
         "overlapping intervals share a tie group. See [the methodology]"
-        "(../../methodology.md#two-rates-and-two-intervals).",
+        "(../../methodology.md#two-rates-and-two-intervals). " + coverage.NOTE,
         leaderboard_table(pv),
         f"## Full-bank rates (bank {text(v.bank_version)})\n\n"
         "Every active validated probe of the volume's bank version; prior candidates were "
