@@ -1,8 +1,10 @@
-"""Coverage columns of the site's results tables: the registered ``coverage/*`` figures
-of each candidate, printed beside its rates exactly as the frozen leaderboard prints them."""
+"""Coverage columns of the site's results tables (the registered ``coverage/*`` figures
+of each candidate, printed beside its rates exactly as the frozen leaderboard prints them)
+and the pre-registered minimum sizes among the run conditions."""
 
 from __future__ import annotations
 
+from generator.models.volume import Thresholds
 from generator.site.markup import text
 from generator.site.published import PublishedVolume
 
@@ -26,3 +28,15 @@ def cells(pv: PublishedVolume, slug: str) -> list[str]:
         figure = pv.figure(f"{slug}/coverage/{name}")
         out.append(text(figure.display) if figure is not None else MISSING)
     return out
+
+
+def minimum_rows(t: Thresholds) -> list[list[str]]:
+    """The declared minimums of validated items, as rows of the conditions table (none
+    when the volume declares none)."""
+    rows = []
+    if t.min_category_items is not None:
+        shown = f"{t.min_category_items} (below it a category's rates are withheld)"
+        rows.append(["Minimum validated items per category rate", text(shown)])
+    if t.min_volume_items is not None:
+        rows.append(["Minimum validated items to publish the volume", text(t.min_volume_items)])
+    return rows

@@ -176,6 +176,7 @@ def conditions_section(pv: PublishedVolume) -> str:
         ["AC1 floor", text(t.ac1_floor)],
         ["Circuit breaker (lost-draw share)", text(percent(t.circuit_breaker_error_share))],
         ["Panel sample seed", text(t.sample_seed)],
+        *coverage.minimum_rows(t),
         ["Pre-registration", f"{code(v.preregistration.sha256)} ({v.preregistration.registered})"],
         ["Run window", f"{v.window.start} to {v.window.end}"],
     ]

@@ -121,6 +121,9 @@ def test_the_leaderboard_and_the_results_page_show_coverage_beside_the_rates(
     figs = {k.removeprefix(f"{VOL}/"): v for k, v in computed.items()}
     page = results_page(PublishedVolume(data.volume, computed, {}))
     assert "| Answered | Retried | Refused |" in page
+    minimum = data.volume.thresholds.min_category_items
+    assert f"| Minimum validated items per category rate | {minimum} (below it" in page
+    assert "Minimum validated items to publish the volume" not in page  # not declared
     slug = data.volume.candidates[0].slug
     assert figs[f"{slug}/coverage/answered"].display in page
 
