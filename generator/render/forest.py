@@ -22,6 +22,8 @@ TOP = 34
 BOTTOM = 30
 LABEL_CHARS = 32
 MAX_ROWS = 20
+COVERAGE_WIDTH = 80
+"""Width of the column that prints each candidate's answered share (when given)."""
 TICKS = (("0", "0%"), ("0.25", "25%"), ("0.5", "50%"), ("0.75", "75%"), ("1", "100%"))
 
 
@@ -53,6 +55,8 @@ class Row:
     anchor: bool
     core: Bar | None
     full: Bar | None
+    answered: str | None = None
+    """The candidate's answered share of its scheduled draws (registered display text)."""
 
 
 @dataclass(frozen=True)
@@ -78,6 +82,8 @@ class ForestPlot:
     axis_top: str
     axis_bottom: str
     tick_label_y: str
+    coverage_x: str | None = None
+    """Right edge of the answered-share column (None: the plot has none)."""
 
 
 def _x(panel_left: int, value: str) -> Decimal:
@@ -107,24 +113,35 @@ def _label(name: str) -> str:
 Entry = tuple[str, bool, int | None, Figure | None, Figure | None]
 
 
-def forest_plots(candidates: list[Entry], per_part: int = MAX_ROWS) -> list[ForestPlot]:
+def forest_plots(
+    candidates: list[Entry], per_part: int = MAX_ROWS, answered: list[str] | None = None
+) -> list[ForestPlot]:
     """The plot in parts of at most ``per_part`` rows (an SVG never splits across PDF
-    pages, so a long leaderboard gets several plots), in balanced consecutive chunks."""
+    pages, so a long leaderboard gets several plots), in balanced consecutive chunks;
+    ``answered``: each candidate's answered share, printed in a column of its own."""
     parts = max(1, math.ceil(len(candidates) / per_part))
     size = max(1, math.ceil(len(candidates) / parts))
     return [
-        forest_plot(candidates[start : start + size], index)
+        forest_plot(
+            candidates[start : start + size],
+            index,
+            None if answered is None else answered[start : start + size],
+        )
         for index, start in enumerate(range(0, max(len(candidates), 1), size), start=1)
     ]
 
 
-def forest_plot(candidates: list[Entry], index: int = 1) -> ForestPlot:
+def forest_plot(
+    candidates: list[Entry], index: int = 1, answered: list[str] | None = None
+) -> ForestPlot:
     """Lay out one plot.
 
     Args:
         candidates: In display order, ``(display name, is anchor, tie group,
             core-rate figure, full-bank-rate figure)``.
         index: Number of this part of the plot.
+        answered: Each candidate's answered share of its scheduled draws (display text),
+            printed right of the panels; None for no such column.
     """
     core_left = LABEL_WIDTH
     full_left = LABEL_WIDTH + PANEL_WIDTH + PANEL_GAP
@@ -142,6 +159,7 @@ def forest_plot(candidates: list[Entry], index: int = 1) -> ForestPlot:
                 anchor=anchor,
                 core=_bar(core_left, core),
                 full=_bar(full_left, full),
+                answered=None if answered is None else answered[number],
             )
         )
     bottom = TOP + len(candidates) * ROW_HEIGHT
@@ -153,9 +171,10 @@ def forest_plot(candidates: list[Entry], index: int = 1) -> ForestPlot:
         )
         for title, left in (("Core rate", core_left), ("Full-bank rate", full_left))
     )
+    width = full_left + PANEL_WIDTH + 20
     return ForestPlot(
         index=index,
-        width=full_left + PANEL_WIDTH + 20,
+        width=width + (COVERAGE_WIDTH if answered is not None else 0),
         height=bottom + BOTTOM,
         row_height=ROW_HEIGHT,
         rows=tuple(rows),
@@ -163,4 +182,5 @@ def forest_plot(candidates: list[Entry], index: int = 1) -> ForestPlot:
         axis_top=str(TOP - 4),
         axis_bottom=str(bottom),
         tick_label_y=str(bottom + 16),
+        coverage_x=None if answered is None else str(width + COVERAGE_WIDTH - 4),
     )

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import Any
 
 from generator.models.bank import Category
+from generator.models.figures import Figure
 from generator.render.context import (
     Inputs,
     base_context,
@@ -24,6 +26,13 @@ def _groups(categories: list[Category]) -> list[list[Category]]:
     count = max(1, math.ceil(len(categories) / CATEGORY_COLUMNS))
     size = max(1, math.ceil(len(categories) / count))
     return [categories[i : i + size] for i in range(0, len(categories), size)]
+
+
+def _answered(figures: Mapping[str, Figure], prefixes: list[str]) -> list[str] | None:
+    """Each candidate's answered share for the forest plot (None when any is not
+    registered: the table's ``fig`` lookup then names the missing figure)."""
+    found = [figures.get(f"{p}/coverage/answered") for p in prefixes]
+    return [f.display for f in found if f is not None] if all(found) else None
 
 
 def leaderboard_context(inputs: Inputs) -> dict[str, Any]:
@@ -55,7 +64,8 @@ def leaderboard_context(inputs: Inputs) -> dict[str, Any]:
                 figures.get(f"{c.prefix}/full_rate"),
             )
             for c in ordered
-        ]
+        ],
+        answered=_answered(figures, [c.prefix for c in ordered]),
     )
     card_prefix = f"{leaderboard_path(vid).rsplit('/', 1)[0]}/"
     drift = [c for c in ordered if c.anchor and f"{vid}/drift/{c.slug}/core" in figures]

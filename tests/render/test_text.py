@@ -124,6 +124,17 @@ def test_forest_plot_geometry_is_decimal_and_clamped() -> None:
     assert [t for _, t in plot.panels[0].ticks] == ["0%", "25%", "50%", "75%", "100%"]
 
 
+def test_the_forest_plot_prints_each_answered_share_in_a_column_of_its_own() -> None:
+    entries = [("A", False, 1, None, None), ("B", True, 2, None, None)]
+    plain = forest_plot(entries)  # type: ignore[arg-type]
+    plot = forest_plot(entries, answered=["99.0%", "87.5%"])  # type: ignore[arg-type]
+    assert plot.width == plain.width + 80 and plain.coverage_x is None
+    assert plot.coverage_x == str(plot.width - 4)
+    assert [r.answered for r in plot.rows] == ["99.0%", "87.5%"]
+    parts = forest_plots(entries * 3, per_part=2, answered=[str(n) for n in range(6)])  # type: ignore[arg-type]
+    assert [[r.answered for r in p.rows] for p in parts] == [["0", "1"], ["2", "3"], ["4", "5"]]
+
+
 def test_stylesheet_csp_admits_exactly_the_inlined_css() -> None:
     style = stylesheet(make_environment(PACKAGE_TEMPLATES))
     assert style.csp.startswith("default-src 'none'; style-src 'sha256-")
