@@ -35,6 +35,16 @@ def _answered(figures: Mapping[str, Figure], prefixes: list[str]) -> list[str] |
     return [f.display for f in found if f is not None] if all(found) else None
 
 
+def _withheld(inputs: Inputs) -> dict[str, Figure]:
+    """Categories whose rates are withheld below the minimum, with the figure that says
+    why (its ``statement``), by category id."""
+    found = {
+        c.id: inputs.figures.get(f"{inputs.volume_id}/category/{c.id}/withheld")
+        for c in inputs.data.bank.manifest.categories
+    }
+    return {cat: f for cat, f in found.items() if f is not None}
+
+
 def leaderboard_context(inputs: Inputs) -> dict[str, Any]:
     """Everything ``leaderboard.html`` prints, as figures and manifest facts.
 
@@ -78,12 +88,7 @@ def leaderboard_context(inputs: Inputs) -> dict[str, Any]:
             },
             "forest": plots,
             "category_groups": _groups(list(inputs.data.bank.manifest.categories)),
-            # Categories whose rates are withheld below the minimum, with the statement.
-            "withheld": {
-                c.id: figures[f"{vid}/category/{c.id}/withheld"]
-                for c in inputs.data.bank.manifest.categories
-                if f"{vid}/category/{c.id}/withheld" in figures
-            },
+            "withheld": _withheld(inputs),
             "split_half": len(inputs.data.volume.protocol.halves) == 2,
             "has_unvalidated": any(f"{c.prefix}/unvalidated_rate" in figures for c in ordered),
             "has_rubric": any(f"{c.prefix}/rubric/score" in figures for c in ordered),
