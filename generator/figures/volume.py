@@ -22,9 +22,11 @@ from generator.figures.builder import (
 )
 from generator.figures.calibration import HUMAN_REFERENCE, STATUS_KEY, calibration_figures
 from generator.figures.context import FigureContext
+from generator.figures.coverage import coverage_figures
 from generator.figures.jury import jury_figures, leniency_figure
 from generator.figures.rubric import rubric_figures
 from generator.figures.tally import Tally
+from generator.figures.withheld import withheld, withheld_figures
 from generator.figures.wrong import wrong_figures
 from generator.models.figures import Param, Source
 from generator.models.volume import CandidateRef
@@ -80,6 +82,8 @@ class VolumeFigures:
         self.sources_for = self.ctx.sources_for
         self._rates: list[_RateJob] = []
         self._splits: list[_SplitJob] = []
+        self._withheld: set[str] = set()
+        """Categories whose per-category rates are withheld (below the minimum)."""
         self._absent: list[str] = []
         """Rates with no item to average over (e.g. Tier 0 of a bank without Tier 0 items)."""
         self.judge_status = ""
@@ -160,6 +164,9 @@ class VolumeFigures:
     def candidates(self) -> dict[str, tuple[float, float, float]]:
         """Per-candidate figures; returns core rate estimates with narrow bounds."""
         core_rates: dict[str, tuple[float, float, float]] = {}
+        found = withheld(self.ctx)
+        self._withheld = {w.category for w in found}
+        withheld_figures(self.ctx, found)
         for ref in self.data.volume.candidates:
             self._candidate(ref)
         self._register_rates(core_rates)
@@ -263,6 +270,7 @@ class VolumeFigures:
             src,
             detail={"undecided": t.refused_undecided},
         )
+        coverage_figures(self.ctx, p, name, bundle)
         self._reference_counts(p, name, t, src)
         leniency_figure(self.ctx, f"{p}/leniency", f"Grader leniency on {name}", [bundle])
 
@@ -285,6 +293,8 @@ class VolumeFigures:
         """Queue one candidate's rates per category, per tier and per half."""
         vt = self.tally
         for cat in [c.id for c in self.data.bank.manifest.categories]:
+            if cat in self._withheld:  # below the minimum: declared absent, with why
+                continue
             mask = validated & vt.select(category=cat)
             self._rate(
                 f"{p}/category/{cat}/rate", f"Failure rate of {name} on {cat} items", t, mask, src

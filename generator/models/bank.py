@@ -197,13 +197,19 @@ class BankItem(ItemMeta):
 
     reference: Reference | None = None
     """The reference answer and known-wrong answers the audit tests the item with (since
-    schema version 2; not part of ``text_sha256``, so a core item can gain them; never
-    in the public bank downloads)."""
+    schema version 2; not part of ``text_sha256``, so a core item can gain them). A public
+    item's reference is public like its prompt and criterion: it is in
+    ``bank/public.jsonl`` and in that file's copy among the downloads (the bank sources the
+    figures cite), so anyone can rerun the audit's reference test. The per-version
+    ``bank_<version>_public.jsonl`` downloads leave it out (``public_dump``). A held-out
+    item's reference lives in the private store only and reaches no public file (the
+    holdout gate looks for it)."""
 
     def public_dump(self) -> dict[str, object]:
-        """The item as the public bank downloads carry it: without its reference (kept
-        for the audit), at the oldest schema version that still holds the rest, so adding
-        a reference never changes a published download's bytes."""
+        """The item as the per-version ``bank_<version>_public.jsonl`` downloads carry it:
+        without its reference (the bank sources download carries a public item's), at the
+        oldest schema version that still holds the rest, so adding a reference never
+        changes a published per-version download's bytes."""
         data: dict[str, object] = self.model_dump(
             mode="json", exclude_none=True, exclude={"reference"}
         )

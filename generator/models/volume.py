@@ -46,6 +46,9 @@ __all__ = [
 # rater set); without it a volume scores as before. Also version 3: the optional
 # ``thresholds.ranking`` (paired comparisons with Holm); without it ranks are as before.
 VOLUME_SCHEMA_VERSION = 3
+DEFAULT_MIN_ITEMS = 30
+"""The minimum of validated items ``probepress init`` pre-registers for a volume and for
+each per-category rate (as a careful clinical benchmark uses)."""
 
 AttemptStatus = Literal["ok", "provider_error", "timeout", "empty", "content_filter"]
 Role = Literal["candidate", "anchor"]
@@ -111,8 +114,15 @@ class Thresholds(Part):
     """A judge refusing more qualification probes than this is not qualified."""
     min_category_items: int | None = Field(default=None, ge=1)
     """Fewest validated items a category needs for its per-category rates to be
-    published (DESIGN §14; the audit flags categories below it). Omitted: none declared,
-    and the audit says it could not check balance against a minimum."""
+    published (DESIGN §14): below it each such rate is withheld, declared absent with the
+    count and the minimum, and every page says why (the audit flags the category).
+    ``probepress init`` writes 30 (``DEFAULT_MIN_ITEMS``). Omitted: none declared, so
+    nothing is withheld (a volume registered before the field keeps its bytes) and the
+    audit says it could not check balance against a minimum."""
+    min_volume_items: int | None = Field(default=None, ge=1)
+    """Fewest validated items the volume's bank version needs for the volume to be
+    published at all (DESIGN §14; the publishing gate refuses it below). ``probepress
+    init`` writes 30 (``DEFAULT_MIN_ITEMS``). Omitted: none declared, nothing refused."""
     ranking: Ranking | None = None
     """How rank ranges are derived (``Ranking``); omitted by volumes registered before
     paired comparisons, which keep rank ranges from non-overlapping intervals."""

@@ -6,6 +6,7 @@ import math
 from typing import Any
 
 from generator.models.bank import Category
+from generator.models.figures import Figure
 from generator.render.context import (
     Candidate,
     Inputs,
@@ -42,6 +43,16 @@ def _ranking(inputs: Inputs, ordered: list[Candidate]) -> dict[str, Any]:
             percent_label(ranking.familywise_confidence) if ranking is not None else None
         ),
     }
+
+
+def _withheld(inputs: Inputs) -> dict[str, Figure]:
+    """Categories whose rates are withheld below the minimum, with the figure that says
+    why (its ``statement``), by category id."""
+    found = {
+        c.id: inputs.figures.get(f"{inputs.volume_id}/category/{c.id}/withheld")
+        for c in inputs.data.bank.manifest.categories
+    }
+    return {cat: f for cat, f in found.items() if f is not None}
 
 
 def leaderboard_context(inputs: Inputs) -> dict[str, Any]:
@@ -86,6 +97,7 @@ def leaderboard_context(inputs: Inputs) -> dict[str, Any]:
             },
             "forest": plots,
             "category_groups": _groups(list(inputs.data.bank.manifest.categories)),
+            "withheld": _withheld(inputs),
             "split_half": len(inputs.data.volume.protocol.halves) == 2,
             "has_unvalidated": any(f"{c.prefix}/unvalidated_rate" in figures for c in ordered),
             "has_rubric": any(f"{c.prefix}/rubric/score" in figures for c in ordered),

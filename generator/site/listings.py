@@ -99,15 +99,17 @@ _SECTIONS = [
     (
         "Public bank",
         "One file per bank version, each holding exactly the public items of that "
-        "version, one JSON object a line. Held-out items are never published; a file "
+        "version, one JSON object a line, without reference answers (the bank sources "
+        "carry public items' references). Held-out items are never published; a file "
         "never changes once published. Licence: CC BY 4.0. History: "
         f"{link('bank changelog', 'changelog.md')}.",
         "bank",
     ),
     (
         "Bank sources",
-        "The bank folder exactly as the figures cite it (manifest, public items, "
-        "held-out index with ids, metadata and keyed text commitments only), so every figure "
+        "The bank folder exactly as the figures cite it (manifest, public items with "
+        "their reference and known-wrong answers, held-out index with ids, metadata and "
+        "keyed text commitments only: held-out references stay private), so every figure "
         "recomputes from these downloads with `probepress verify`. These grow with "
         "each bank version.",
         "sources",

@@ -15,6 +15,7 @@ from generator.models.figures import Figure
 from generator.models.raters import Rater
 from generator.models.volume import CandidateRef
 from generator.scoring import reference_statement
+from generator.site import coverage
 from generator.site.forest import forest_section
 from generator.site.markup import admonition, code, link, page, table, text
 from generator.site.published import LEADERBOARD, PublishedVolume
@@ -123,12 +124,12 @@ def leaderboard_table(pv: PublishedVolume) -> str:
                 shown(core),
                 shown(core, "narrow"),
                 shown(core, "wide"),
+                *coverage.cells(pv, slug),
             ]
         )
-    header = ["Model", "Role", "Rank range", "Core rate", "Narrow", "Wide"]
-    return (
-        '<div class="pp-leaderboard" markdown>\n\n' + table(header, rows, "lllrrr") + "\n\n</div>"
-    )
+    header = ["Model", "Role", "Rank range", "Core rate", "Narrow", "Wide", *coverage.HEADER]
+    align = "lllrrr" + coverage.ALIGN
+    return '<div class="pp-leaderboard" markdown>\n\n' + table(header, rows, align) + "\n\n</div>"
 
 
 def full_bank_table(pv: PublishedVolume) -> str:
@@ -144,10 +145,13 @@ def full_bank_table(pv: PublishedVolume) -> str:
                 shown(full),
                 shown(full, "narrow"),
                 shown(full, "wide"),
+                *coverage.cells(pv, ref.slug),
             ]
         )
     header = ["Model", "API string", "Run date", "Full-bank rate", "Narrow", "Wide"]
-    return '<div class="pp-fullbank" markdown>\n\n' + table(header, rows, "lllrrr") + "\n\n</div>"
+    header += coverage.HEADER
+    align = "lllrrr" + coverage.ALIGN
+    return '<div class="pp-fullbank" markdown>\n\n' + table(header, rows, align) + "\n\n</div>"
 
 
 def _drift_lines(pv: PublishedVolume) -> list[str]:
@@ -190,6 +194,7 @@ def conditions_section(pv: PublishedVolume) -> str:
         ["AC1 floor", text(t.ac1_floor)],
         ["Circuit breaker (lost-draw share)", text(percent(t.circuit_breaker_error_share))],
         ["Panel sample seed", text(t.sample_seed)],
+        *coverage.minimum_rows(t),
         ["Pre-registration", f"{code(v.preregistration.sha256)} ({v.preregistration.registered})"],
         ["Run window", f"{v.window.start} to {v.window.end}"],
     ]
@@ -301,7 +306,7 @@ def results_page(pv: PublishedVolume) -> str:
         "Failure rates: lower is better. *Narrow* intervals hold the bank fixed (this "
         "model on these probes); *wide* intervals treat the probes as a sample (probes "
         f"like these). {rank_statement(pv)} See [the methodology]"
-        "(../../methodology.md#rank-ranges).",
+        "(../../methodology.md#rank-ranges). " + coverage.NOTE,
         leaderboard_table(pv),
         forest_section(pv, [ref.slug for ref in candidates_in_order(pv)]),
         f"## Full-bank rates (bank {text(v.bank_version)})\n\n"
