@@ -8,8 +8,9 @@ the same bundles and seed give the same sample:
 
 1. the over-sample first: ``ceil(min_share × draws)`` draws the judge rejected in the
    over-sampled categories (all of them when there are fewer);
-2. the rest spread evenly over every category with judged draws (a category with too
-   few gives its share to the others);
+2. the rest spread evenly over the bank versions that added the items (each version's
+   units are judged on their own), and within a version evenly over its categories (a
+   stratum with too few draws gives its share to the others);
 3. within each stratum, candidates take turns, so every candidate is in the sample as
    soon as there are as many draws as candidates.
 
@@ -57,6 +58,9 @@ class Graded:
     draw: int
     category: str
     units: tuple[Unit, ...]
+    version: str = ""
+    """The bank version that added the item (the calibration rule judges each version's
+    units on their own: ``generator.calibration.versions``)."""
 
     @property
     def rejected(self) -> bool:
@@ -64,8 +68,9 @@ class Graded:
         return any(u.label != ACCEPT[u.criterion] for u in self.units)
 
 
-def graded(candidate: str, verdict: Verdict, category: str) -> Graded:
-    """The draw of one pass/fail or rubric verdict row of the calibrated judge."""
+def graded(candidate: str, verdict: Verdict, category: str, version: str) -> Graded:
+    """The draw of one pass/fail or rubric verdict row of the calibrated judge, of an
+    item of ``category`` that bank ``version`` added."""
     units: tuple[Unit, ...]
     if verdict.rubric is not None:
         units = tuple(
@@ -73,7 +78,7 @@ def graded(candidate: str, verdict: Verdict, category: str) -> Graded:
         )
     else:
         units = (Unit("pass-fail", None, verdict.verdict),)
-    return Graded(candidate, verdict.item, verdict.half, verdict.draw, category, units)
+    return Graded(candidate, verdict.item, verdict.half, verdict.draw, category, units, version)
 
 
 def calibration_seed(volume: Volume) -> str:
@@ -130,11 +135,17 @@ def draw_sample(decl: CalibrationSet, pool: Iterable[Graded], seed: str) -> list
     quota = math.ceil(float(decl.oversample.min_share) * decl.draws)
     chosen = _taking_turns(failures, quota, rng)
     taken = set(map(id, chosen))
-    strata: dict[str, list[Graded]] = defaultdict(list)
+    strata: dict[str, dict[str, list[Graded]]] = defaultdict(lambda: defaultdict(list))
     for d in draws:
         if id(d) not in taken:
-            strata[d.category].append(d)
-    shares = _shares(decl.draws - len(chosen), {c: len(ds) for c, ds in strata.items()})
-    for category in sorted(strata):
-        chosen += _taking_turns(strata[category], shares[category], rng)
+            strata[d.version][d.category].append(d)
+    per_version = _shares(
+        decl.draws - len(chosen),
+        {v: sum(map(len, cats.values())) for v, cats in strata.items()},
+    )
+    for version in sorted(strata):
+        cats = strata[version]
+        shares = _shares(per_version[version], {c: len(ds) for c, ds in cats.items()})
+        for category in sorted(cats):
+            chosen += _taking_turns(cats[category], shares[category], rng)
     return sorted(chosen, key=lambda d: (d.candidate, d.item, d.half, d.draw))

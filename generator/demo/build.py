@@ -274,10 +274,8 @@ def build(spec: DemoSpec = EXAMPLE, progress: Progress = silent) -> DemoOutput:
                 out, spec, vol, volume.protocol, cand, run_date, vol_items, keys
             )
         if vol.calibration is not None:
-            category = {d.item.id: d.item.category for d in vol_items}
-            units = calibration_units(
-                vol.calibration, verdicts, category, spec.jury.grader.api, volume
-            )
+            meta = {d.item.id: (d.item.category, d.item.added_in) for d in vol_items}
+            units = calibration_units(vol.calibration, verdicts, meta, spec.jury.grader.api, volume)
             out.public[f"bundles/{vol.id}/{CALIBRATION_FILE}"] = _jsonl(CalibrationRecord, units)
     return out
 

@@ -23,15 +23,16 @@ _FLIP = {"pass": "fail", "fail": "pass", "yes": "no", "no": "yes"}
 def calibration_units(
     cal: CalibrationSpec,
     verdicts: Mapping[str, list[Row]],
-    category: Mapping[str, str],
+    items: Mapping[str, tuple[str, str]],
     judge: str,
     volume: Volume,
 ) -> list[Row]:
     """Every unit of ``volume``'s calibration set, from each bundle's verdict rows (by
-    slug), the category of each item and the calibrated judge (only its grades count):
-    the sample ``probepress sample --calibration`` lists, with simulated human grades."""
+    slug), each item's category and ``added_in`` version, and the calibrated judge (only
+    its grades count): the sample ``probepress sample --calibration`` lists, with
+    simulated human grades."""
     pool = [
-        graded(slug, v, category[v.item])
+        graded(slug, v, *items[v.item])
         for slug, rows in sorted(verdicts.items())
         for v in map(Verdict.model_validate, rows)
         if eligible(v, judge)

@@ -176,7 +176,8 @@ def calibration_from_bundles(
         if path.is_file():
             for _, v in iter_jsonl(path, Verdict, layout.rel(path), problems, bounds):
                 if eligible(v, judge) and v.item in bank.public.keys() | bank.heldout.keys():
-                    pool.append(graded(slug, v, bank.meta(v.item).category))
+                    meta = bank.meta(v.item)
+                    pool.append(graded(slug, v, meta.category, meta.added_in))
     if problems:
         raise InputError(f"cannot read the verdicts of {volume}:", problems.items)
     return [

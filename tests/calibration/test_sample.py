@@ -119,3 +119,17 @@ def test_a_volume_without_a_calibration_set_is_refused(cli: CliRun) -> None:
     both = cli("sample", "vol-002", "--calibration", "--records", "x.csv")
     assert both.exit_code == 2
     assert "--calibration lists from the bundles; drop --records" in both.stderr
+
+
+def test_each_bank_version_gets_an_even_share_before_its_categories() -> None:
+    # v1 adds three categories, v2 one: v2's units are judged on their own, so it gets
+    # half of what the over-sample leaves, not a quarter.
+    pool = [
+        Graded(d.candidate, d.item, d.half, d.draw, d.category, d.units,
+               "v2" if d.category == "dates" else "v1")
+        for d in _pool()
+    ]  # fmt: skip
+    sample = draw_sample(_declared(), pool, "seed")
+    rest = [d for d in sample if not d.rejected]
+    versions = Counter(d.version for d in rest)
+    assert abs(versions["v1"] - versions["v2"]) <= 1
