@@ -327,7 +327,10 @@ class BankManifest(Record):
     name: Name
     """Name of the bank."""
     license: Name = "CC-BY-4.0"
-    """Licence of the public items."""
+    """Licence of the public items (an SPDX id)."""
+    results_license: Name = "CC-BY-4.0"
+    """Licence of the published results data (an SPDX id): the public bundles (responses
+    to public items, verdicts, panel votes), the figures and the tidy leaderboards."""
     demonstration: bool = False
     """True when the bank is demonstration data, labelled so wherever shown."""
     categories: list[Category] = Field(min_length=1)
