@@ -2,10 +2,10 @@
 
 The licences come from the data: the public bank's from ``bank/bank.yaml``'s ``license``,
 the results data's (responses, verdicts, votes, figures, leaderboards) from its
-``results_license``, the software's from :data:`SOFTWARE_LICENSE` (``pyproject.toml``
-declares the same SPDX id; a test holds them together). The "how to cite this volume"
-block names the volume, its date, its bank version and the fingerprint of its frozen
-leaderboard, so a citation points at exactly the bytes that were published.
+``results_license`` (absent: the bank's), the software's from :data:`SOFTWARE_LICENSE`
+(``pyproject.toml`` declares the same SPDX id; a test holds them together). The "how to
+cite this volume" block names the volume, its date, its bank version and the fingerprint
+of its frozen leaderboard, so a citation points at exactly the bytes that were published.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ def licences_section(bank: BankManifest) -> str:
             "- **The results data** (each volume's public bundles and their archives: the "
             "models' responses to public items, the verdicts and panel votes; the figures "
             "registry and the tidy leaderboards; the calibration corpora): "
-            f"{licence(bank.results_license)}.",
+            f"{licence(bank.results_licence())}.",
             f"- **The probepress software** that computes and publishes them: "
             f"{licence(SOFTWARE_LICENSE)}.",
             "",
@@ -103,7 +103,7 @@ def cite_block(pv: PublishedVolume, bank: BankManifest) -> str:
     blocks += [
         f"{text(bank.name)}. *{text(v.title)}* ({code(v.id)}), published "
         f"{v.publication_date.isoformat()}; bank {text(v.bank_version)}.{fingerprint} "
-        f"Results data: {licence(bank.results_license)}.",
+        f"Results data: {licence(bank.results_licence())}.",
         "BibTeX:",
         _bibtex(pv, bank, digest),
         "The fingerprint is the SHA-256 of the frozen leaderboard's bytes (printed on every "
