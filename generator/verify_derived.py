@@ -38,9 +38,7 @@ def _compare(view: View, name: str, expected: bytes, why: str) -> None:
     if view.unreadable(rel):
         return  # already a finding
     if not view.readable(rel):
-        view.add(
-            view.shown(rel), f"is missing: every published volume's downloads include it ({why})"
-        )
+        view.add(view.shown(rel), f"is missing (every published volume's downloads hold {why})")
     elif view.path(rel).read_bytes() != expected:
         view.add(view.shown(rel), f"differs from {why}")
 
