@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Protocol
 
 from generator.errors import InputError
+from generator.leaks.archives import scan_gzip
 from generator.leaks.extract import SNIFF_BYTES, Format, format_of, pdf_pages
 from generator.leaks.index import LeakIndex
 from generator.leaks.model import Leak, LeakConfig, Unscannable
@@ -169,6 +170,8 @@ def _scan(index: LeakIndex, path: Path, label: str, seen: _Seen) -> list[Leak]:
     config = index.config
     fd, size, _ = _open(path, label, config)
     chunks = read_chunks(fd, min(size, seen.size))
+    if seen.fmt == "gzip":
+        return scan_gzip(index, label, b"".join(chunks), config.max_file_bytes)
     if seen.fmt == "pdf":
         data = b"".join(chunks)
         readings = Readings([DocumentScan(index, label, "pdf")])
