@@ -5,8 +5,8 @@ bytes, whatever its name) is decompressed — every gzip member, bounded by
 ``LeakConfig.max_file_bytes`` of output — and read as what it holds: a tar's regular
 members each by their own format (text, markup, Markdown, PDF; media skipped; a nested
 gzip again, to a fixed depth), anything else as one text document. A gzip file that
-cannot be decompressed within the bound cannot be scanned, and says so: it is never
-passed as clean.
+cannot be decompressed within the bound (or is not valid gzip) is an ``Unscannable``,
+like an oversized file: never passed as clean.
 """
 
 from __future__ import annotations
@@ -19,11 +19,28 @@ from pathlib import Path
 from generator.errors import InputError
 from generator.leaks.extract import SNIFF_BYTES, format_of, pdf_pages
 from generator.leaks.index import LeakIndex
-from generator.leaks.model import Leak
+from generator.leaks.model import Leak, Unscannable
 from generator.leaks.normalise import PAGE
 from generator.leaks.stream import Readings
 
 GZIP_MAGIC = b"\x1f\x8b"
+FIX = "publish it uncompressed, or as a valid gzip file within the bound"
+
+
+class Unreadable(InputError):
+    """A gzip file the scan cannot read (``scan_paths`` reports it as an Unscannable)."""
+
+    def __init__(self, unscannable: Unscannable) -> None:
+        super().__init__(str(unscannable))
+        self.unscannable = unscannable
+
+
+def _refuse(label: str, rule: str, what: str) -> Unreadable:
+    return Unreadable(
+        Unscannable(label, rule, f"{what}: it cannot be scanned for held-out text", FIX)
+    )
+
+
 MAX_DEPTH = 3
 """Gzip files inside archives inside gzip files … are read this deep, no deeper."""
 
@@ -32,7 +49,7 @@ def inflate(data: bytes, label: str, limit: int) -> bytes:
     """Every gzip member of ``data``, decompressed, refusing more than ``limit`` bytes.
 
     Raises:
-        InputError: ``data`` is not valid gzip, or it holds more than ``limit`` bytes.
+        Unreadable: ``data`` is not valid gzip, or it holds more than ``limit`` bytes.
     """
     out = bytearray()
     rest = data
@@ -41,16 +58,15 @@ def inflate(data: bytes, label: str, limit: int) -> bytes:
         try:
             out += inflater.decompress(rest, limit + 1 - len(out))
         except zlib.error as exc:
-            raise InputError(
-                f"{label}: cannot be scanned for held-out text: not valid gzip ({exc})"
-            ) from None
+            raise _refuse(label, "bad-gzip", f"is not valid gzip ({exc})") from None
         if len(out) > limit or inflater.unconsumed_tail:
-            raise InputError(
-                f"{label}: cannot be scanned for held-out text: it decompresses to more than "
-                f"the leak scan's bound of {limit} bytes; publish it uncompressed or smaller"
+            raise _refuse(
+                label,
+                "too-large",
+                f"decompresses to more than the leak scan's bound of {limit} bytes",
             )
         if not inflater.eof:
-            raise InputError(f"{label}: cannot be scanned for held-out text: truncated gzip")
+            raise _refuse(label, "bad-gzip", "is a truncated gzip file")
         rest = inflater.unused_data
     return bytes(out)
 
@@ -73,7 +89,7 @@ def _document(index: LeakIndex, label: str, name: str, data: bytes, depth: int) 
     """Leaks in one decompressed document or archive member."""
     if data.startswith(GZIP_MAGIC):
         if depth >= MAX_DEPTH:
-            raise InputError(f"{label}: cannot be scanned for held-out text: gzip nested too deep")
+            raise _refuse(label, "bad-gzip", f"nests gzip more than {MAX_DEPTH} deep")
         return scan_gzip(index, label, data, index.config.max_file_bytes, depth + 1)
     fmt = format_of(Path(name), data[:SNIFF_BYTES])
     if fmt == "media":
@@ -91,7 +107,7 @@ def scan_gzip(index: LeakIndex, label: str, data: bytes, limit: int, depth: int 
     """Leaks in a gzip file's content: each member of the tar it holds, or its text.
 
     Raises:
-        InputError: It cannot be decompressed within ``limit`` bytes.
+        Unreadable: It cannot be decompressed within ``limit`` bytes.
     """
     inner = inflate(data, label, limit)
     members = _members(inner)

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Protocol
 
 from generator.errors import InputError
-from generator.leaks.archives import scan_gzip
+from generator.leaks.archives import Unreadable, scan_gzip
 from generator.leaks.extract import SNIFF_BYTES, Format, format_of, pdf_pages
 from generator.leaks.index import LeakIndex
 from generator.leaks.model import Leak, LeakConfig, Unscannable
@@ -297,7 +297,13 @@ def scan_paths(
         # copies under the downloads, the built site's copies): each is scanned once.
         copied = done.get(identity)
         if copied is None:
-            copied = done[identity] = _scan(secrets(), path, source, seen)
+            try:
+                copied = done[identity] = _scan(secrets(), path, source, seen)
+            except Unreadable as refused:
+                if unscannable is None:
+                    raise
+                unscannable.append(replace(refused.unscannable, source=source))
+                continue
             if clean is not None and not copied:
                 clean.remember(*identity)
         leaks.extend(replace(leak, source=source) for leak in copied)

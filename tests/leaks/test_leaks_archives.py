@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from generator.errors import InputError
-from generator.leaks import LeakConfig, LeakIndex, scan_paths
+from generator.leaks import LeakConfig, LeakIndex, Unscannable, scan_paths
 from generator.leaks.archives import scan_gzip
 from generator.site.archive import archive
 from tests.leaks.leak_samples import PROMPT, RESPONSE
@@ -77,3 +77,17 @@ def test_a_truncated_tar_is_still_read_as_text(index: LeakIndex) -> None:
     cut = buffer.getvalue()[: 512 + len(PROMPT.encode())]
     leaks = scan_gzip(index, "cut.tar.gz", gzip.compress(cut, mtime=0), LeakConfig().max_file_bytes)
     assert [leak.secret_key for leak in leaks] == ["item:h-0003"]
+
+
+def test_scan_paths_reports_an_unreadable_gzip_as_unscannable(
+    index: LeakIndex, tmp_path: Path
+) -> None:
+    (tmp_path / "junk.gz").write_bytes(b"\x1f\x8b\x08junk")
+    (tmp_path / "ok.txt").write_text(PROMPT, "utf-8")
+    refused: list[Unscannable] = []
+    leaks = scan_paths(index, [tmp_path], root=tmp_path, unscannable=refused)
+    assert [leak.source for leak in leaks] == ["ok.txt"]
+    assert [(u.source, u.rule) for u in refused] == [("junk.gz", "bad-gzip")]
+    assert "cannot be scanned for held-out text" in refused[0].message
+    with pytest.raises(InputError, match=r"junk\.gz: is not valid gzip"):
+        scan_paths(index, [tmp_path / "junk.gz"])
