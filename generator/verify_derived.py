@@ -82,20 +82,33 @@ def _check_archive(view: View, volume: str) -> None:
         )
 
 
+def _named(view: View, places: tuple[str, ...]) -> bool:
+    """Whether an earlier finding already names one of ``places`` (a file or a folder)."""
+    return any(p.path == w or p.path.startswith(w) for p in view.findings for w in places)
+
+
 def check_derived(view: View, published: list[str]) -> None:
-    """Rebuild every published volume's leaderboards and archive and compare them."""
+    """Rebuild every published volume's leaderboards and archive and compare them.
+
+    Runs after the integrity checks: when one of them already named an input of a
+    download (a changed bundle file, volume file or registry), that is the root cause, and
+    the download built from it is not reported again as a second finding.
+    """
     if view.unreadable(FIGURES_REGISTRY):
         return  # already a finding, and never opened
     try:
         registry = figures.load_registry(view.layout).figures
     except ProbepressError:
         return  # the recomputation names an unreadable registry
+    registry_at = view.shown(FIGURES_REGISTRY)
     for volume in published:
+        volume_at = view.shown(view.layout.rel(view.layout.volume_file(volume)))
         found = _volume(view, volume)
-        if found is not None:
+        if found is not None and not _named(view, (registry_at, volume_at)):
             own = {k: f for k, f in registry.items() if k.startswith(f"{volume}/")}
             why = f"the leaderboard that {volume}'s volume file and figures give"
             for name, data in tidy.downloads_of(found, own).items():
                 _compare(view, name, data, why)
-        _check_archive(view, volume)
+        if not _named(view, (view.shown(f"{BUNDLES}/{volume}/"),)):
+            _check_archive(view, volume)
     view.checked["derived downloads"] = 3 * len(published)

@@ -115,3 +115,20 @@ def test_verify_reports_it_with_a_failing_exit(copy: Path) -> None:
     assert result.exit_code == 1
     shown = result.output + (result.stderr if result.stderr_bytes else "")
     assert f"{DOWNLOADS}/{tidy.json_name('vol-002')}: differs from the leaderboard" in shown
+
+
+def test_a_changed_bundle_is_the_root_cause_not_also_its_archive(copy: Path) -> None:
+    bundle = sorted((copy / "bundles/vol-002").glob("*/verdicts.jsonl"))[0]
+    bundle.write_bytes(bundle.read_bytes() + b"\n")
+    rel = bundle.relative_to(copy).as_posix()
+    view = open_view(copy)
+    view.add(rel, "does not match its SHA256SUMS line")  # as the integrity checks name it
+    check_derived(view, VOLUMES)
+    assert [f"{p.path}: {p.message}" for p in view.findings] == [
+        f"{rel}: does not match its SHA256SUMS line"
+    ]
+    alone = _findings(copy)[1]  # without the root cause named, the archive is named
+    assert alone == [
+        f"{DOWNLOADS}/{archive.archive_name('vol-002')}: does not hold exactly the public "
+        "bundles of vol-002 (names, bytes and fixed metadata)"
+    ]
