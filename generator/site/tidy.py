@@ -92,7 +92,11 @@ def leaderboard(volume: Volume, figures: Mapping[str, Figure]) -> Leaderboard:
     """Every registered figure of every candidate of ``volume`` (``figures``: by id)."""
     pv = PublishedVolume(volume=volume, figures=figures, frozen={})
     rows = []
+    seen: set[str] = set()
     for ref in candidates_in_order(pv):
+        if ref.slug in seen:
+            continue  # one bundle folder, one set of figures: listed once
+        seen.add(ref.slug)
         prefix = f"{volume.id}/{ref.slug}/"
         rows += [_row(volume, ref, figures[k]) for k in sorted(figures) if k.startswith(prefix)]
     return Leaderboard(
