@@ -171,7 +171,10 @@ def _scan(index: LeakIndex, path: Path, label: str, seen: _Seen) -> list[Leak]:
     fd, size, _ = _open(path, label, config)
     chunks = read_chunks(fd, min(size, seen.size))
     if seen.fmt == "gzip":
-        return scan_gzip(index, label, b"".join(chunks), config.max_file_bytes)
+        try:
+            return scan_gzip(index, label, b"".join(chunks), config.max_file_bytes)
+        except Unreadable as refused:
+            raise _Refused(replace(refused.unscannable, source=label)) from None
     if seen.fmt == "pdf":
         data = b"".join(chunks)
         readings = Readings([DocumentScan(index, label, "pdf")])
@@ -285,26 +288,20 @@ def scan_paths(
             source = path.relative_to(root).as_posix()
         try:
             seen = _identity(path, source, bounds)
+            identity = (seen.digest, seen.fmt)
+            if seen.fmt == "media" or (clean is not None and clean.known(*identity)):
+                continue
+            # A built publication holds several copies of the same bytes (bundles, their
+            # copies under the downloads, the built site's copies): each is scanned once.
+            copied = done.get(identity)
+            if copied is None:
+                copied = done[identity] = _scan(secrets(), path, source, seen)
+                if clean is not None and not copied:
+                    clean.remember(*identity)
         except _Refused as refused:
             if unscannable is None:
                 raise InputError(str(refused.unscannable)) from None
             unscannable.append(refused.unscannable)
             continue
-        identity = (seen.digest, seen.fmt)
-        if seen.fmt == "media" or (clean is not None and clean.known(*identity)):
-            continue
-        # A built publication holds several copies of the same bytes (bundles, their
-        # copies under the downloads, the built site's copies): each is scanned once.
-        copied = done.get(identity)
-        if copied is None:
-            try:
-                copied = done[identity] = _scan(secrets(), path, source, seen)
-            except Unreadable as refused:
-                if unscannable is None:
-                    raise
-                unscannable.append(replace(refused.unscannable, source=source))
-                continue
-            if clean is not None and not copied:
-                clean.remember(*identity)
         leaks.extend(replace(leak, source=source) for leak in copied)
     return sorted(leaks, key=Leak.sort_key)
