@@ -26,18 +26,20 @@ KNOWN = {
     "Apache-2.0": ("Apache-2.0", "https://www.apache.org/licenses/LICENSE-2.0"),
     "MIT": ("MIT", "https://opensource.org/license/mit"),
 }
-"""SPDX ids the pages link to their licence text; any other is printed as given."""
+"""SPDX ids the pages name with the address of their text; any other is printed as given."""
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _BIBTEX_UNSAFE = re.compile(r"[{}\\`\x00-\x1f\x7f]")
 
 
 def licence(spdx: str) -> str:
-    """An SPDX id as inline Markdown: its short name linked to the licence, when known."""
+    """An SPDX id as inline Markdown: its short name and where its text is, when known.
+
+    The address is printed, not linked: the site links to no other host."""
     found = KNOWN.get(spdx)
     if found is None:
         return text(spdx)
     name, url = found
-    return f"[{text(name)}]({url}) ({code(spdx)})"
+    return f"{text(name)} ({code(spdx)}, text at {code(url.removeprefix('https://'))})"
 
 
 def licences_section(bank: BankManifest) -> str:
