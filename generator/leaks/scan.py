@@ -76,16 +76,16 @@ def scan_file(index: LeakIndex, path: Path | str, source: str | None = None) -> 
     """Leaks in one file, read in bounded chunks (see the module docstring).
 
     Raises:
-        InputError: The file cannot be read, is not a regular file or is too large, or
-            a PDF has no readable text layer.
+        InputError: The file cannot be read, is not a regular file or is too large, a
+            gzip file cannot be decompressed within the bound, or a PDF has no readable
+            text layer.
     """
     path = Path(path)
     label = str(path) if source is None else source
     try:
-        seen = _identity(path, label, index.config)
+        return _scan(index, path, label, _identity(path, label, index.config))
     except _Refused as refused:
         raise InputError(str(refused.unscannable)) from None
-    return _scan(index, path, label, seen)
 
 
 @dataclass(frozen=True)

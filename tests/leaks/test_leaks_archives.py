@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from generator.errors import InputError
-from generator.leaks import LeakConfig, LeakIndex, Unscannable, scan_paths
+from generator.leaks import LeakConfig, LeakIndex, Unscannable, scan_file, scan_paths
 from generator.leaks.archives import scan_gzip
 from generator.site.archive import archive
 from tests.leaks.leak_samples import PROMPT, RESPONSE
@@ -91,3 +91,12 @@ def test_scan_paths_reports_an_unreadable_gzip_as_unscannable(
     assert "cannot be scanned for held-out text" in refused[0].message
     with pytest.raises(InputError, match=r"junk\.gz: is not valid gzip"):
         scan_paths(index, [tmp_path / "junk.gz"])
+
+
+def test_scan_file_names_an_unreadable_gzip(index: LeakIndex, tmp_path: Path) -> None:
+    path = tmp_path / "junk.gz"
+    path.write_bytes(b"\x1f\x8b\x08junk")
+    with pytest.raises(InputError, match=r"junk\.gz: is not valid gzip"):
+        scan_file(index, path, "junk.gz")
+    path.write_bytes(archive([("a.txt", PROMPT.encode())]))
+    assert [leak.secret_key for leak in scan_file(index, path)] == ["item:h-0003"]
