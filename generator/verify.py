@@ -29,6 +29,7 @@ from generator.progress import Progress, silent
 from generator.store.paths import BANK, BUNDLES, FIGURES_REGISTRY, PUBLIC_KEY
 from generator.trust import Trust, pem_fingerprint
 from generator.verify_checks import Kind, View, check_publication, open_view
+from generator.verify_derived import check_derived
 from generator.words import counted
 
 
@@ -109,6 +110,8 @@ def verify(
     step("inventory")
     view = open_view(path)
     published = check_publication(view, trust, step)
+    step("leaderboards and archives")
+    check_derived(view, published)
     step("figures")
     _recompute(view, published)
     _report_shipped_key(view)

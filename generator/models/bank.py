@@ -333,7 +333,11 @@ class BankManifest(Record):
     name: Name
     """Name of the bank."""
     license: Name = "CC-BY-4.0"
-    """Licence of the public items."""
+    """Licence of the public items (an SPDX id)."""
+    results_license: Name | None = None
+    """Licence of the published results data (an SPDX id): the public bundles (responses
+    to public items, verdicts, panel votes), the figures and the tidy leaderboards.
+    Absent: the public items' licence."""
     demonstration: bool = False
     """True when the bank is demonstration data, labelled so wherever shown."""
     categories: list[Category] = Field(min_length=1)
@@ -356,6 +360,10 @@ class BankManifest(Record):
         if dates != sorted(dates):
             raise ValueError("versions are not in release-date order")
         return self
+
+    def results_licence(self) -> str:
+        """The results data's licence: ``results_license``, else the public items'."""
+        return self.results_license or self.license
 
     def version_ids(self) -> list[str]:
         """Version ids in release order."""
