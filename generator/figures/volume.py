@@ -346,7 +346,9 @@ class VolumeFigures:
         self.judge_status = calibration_figures(self.ctx)
         core = self.candidates()
         rubric_figures(self.ctx)
-        rank_figures(self.ctx, core)
+        # Baselines get every figure but a rank: they are never ranked (issue 16).
+        ranked = {ref.slug for ref in self.data.volume.ranked()}
+        rank_figures(self.ctx, {s: v for s, v in core.items() if s in ranked})
         jury_figures(self.ctx)
         bank_health_figures(self.ctx)
         across_volume_figures(self.ctx)
