@@ -28,10 +28,12 @@ from generator.rubric import rubric_items
 from generator.stats.intervals import rate
 
 NAME = "baselines"
-_NAMED = re.compile(
-    r"(?:^|-)(" + "|".join(k for k in BASELINE_KINDS if k != "reference") + r"|baseline)(?:-|$)"
+_NAMES = tuple(
+    re.compile(rf"(?:^|-)({word})(?:-|$)")
+    for word in (*(k for k in BASELINE_KINDS if k != "reference"), "baseline")
 )
-"""A baseline's kind (or the word) inside a slug: how a baseline listed as a candidate looks."""
+"""A baseline's kind (or the word) inside a slug: how a baseline listed as a candidate
+looks; a kind is named before the word."""
 _RANKED_FIGURES = ("rank_best", "rank_worst", "tie_group")
 
 
@@ -49,10 +51,11 @@ def _placed(ctx: AuditContext, ref: CandidateRef) -> Case | None:
     if ref.baseline is not None:
         why = f"declares baseline kind {ref.baseline.kind}"
     else:
-        found = _NAMED.search(slugify(f"{ref.api} {ref.display_name}"))
+        slug = slugify(f"{ref.api} {ref.display_name}")
+        found = next((m.group(1) for p in _NAMES if (m := p.search(slug))), None)
         if found is None:
             return None
-        why = f"is named like a baseline ({found.group(1)})"
+        why = f"is named like a baseline ({found})"
     return Case(
         name,
         "fail",
