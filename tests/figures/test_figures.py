@@ -117,7 +117,9 @@ def test_values_are_decimal_strings_with_declared_precision(published: Path) -> 
 def test_rank_ranges_never_claim_a_strict_order_inside_a_tie_group(published: Path) -> None:
     reg = _registry(published)
     for vol in ("vol-001", "vol-002"):
-        slugs = {k.split("/")[1] for k in reg if k.startswith(vol) and k.endswith("/core_rate")}
+        # Every ranked model (a baseline has a core rate but no rank: never in a tie group).
+        slugs = {k.split("/")[1] for k in reg if k.startswith(vol) and k.endswith("/rank_best")}
+        assert len(slugs) == reg[f"{vol}/{min(slugs)}/rank_best"]["detail"]["of"]
         groups: dict[str, list[str]] = {}
         for slug in slugs:
             groups.setdefault(reg[f"{vol}/{slug}/tie_group"]["value"], []).append(slug)
@@ -180,7 +182,7 @@ def test_verify_names_figures_whose_source_changed(
     volume.write_text(volume.read_text("utf-8") + "\n", "utf-8")
     bad = cli("figures", "vol-001", "--verify", root_dir=root)
     assert bad.exit_code == 1
-    fid = "vol-001/demo-aurora-aurora-7b-chat/core_rate"
+    fid = "vol-001/baseline-always-refuse/core_rate"  # among the first shown, in id order
     line = next(x for x in bad.stderr.splitlines() if x.startswith(f"{fid}: "))
     assert line.startswith(f"{fid}: source bundles/vol-001/volume.yaml changed (sha256 ")
     assert line.endswith("[figure-mismatch]")
