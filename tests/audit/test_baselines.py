@@ -286,3 +286,22 @@ def test_the_leaderboard_shows_baselines_in_their_own_table(root: Path) -> None:
     assert "Always refuse" not in after.split('<section id="conditions">')[0]
     cards = {p.path.rsplit("/", 1)[-1] for p in pages if p.kind == "jury-card"}
     assert {f"{REFUSE}.html", f"{RANDOM}.html"} <= cards
+
+
+def test_the_results_page_lists_baselines_apart_and_unranked(root: Path) -> None:
+    from generator.site.published import PublishedVolume
+    from generator.site.results import baseline_table, candidates_in_order, results_page
+
+    volume = load_volume(Layout.at(root, root / ".private"), VOL1, private=False).volume
+    mine = {k: v for k, v in figures.load_registry(Layout.at(root)).figures.items() if VOL1 in k}
+    pv = PublishedVolume(volume, mine, {})
+    assert [r.role for r in candidates_in_order(pv)].count("baseline") == 0
+    table = baseline_table(pv)
+    rows = [line for line in table.splitlines() if line.startswith("| ") and "---" not in line]
+    assert rows[0] == "| Baseline | Kind | Core rate | Full-bank rate | Core narrow interval |"
+    core = mine[f"{VOL1}/{RANDOM}/core_rate"]
+    assert f"| Random choice | random-choice | {core.display} |" in table
+    page = results_page(pv)
+    board, rest = page.split("## Baselines (not ranked)")
+    assert "Always refuse" not in board and "Always refuse" in rest
+    assert "5 candidates and 1 anchor (and 2 baselines)" in page
