@@ -14,7 +14,7 @@ from generator.hashing import sha256_text
 from generator.models.base import Slug
 from generator.models.calibration import CalibrationSet
 from generator.models.scoring import Scoring, adjudication_seat_declared
-from generator.models.volume import Conditions, Jury, Protocol, Thresholds, Volume
+from generator.models.volume import Baseline, Conditions, Jury, Protocol, Thresholds, Volume
 from generator.store.jsonl import Bounds, Problems, load_document
 from generator.store.paths import Layout
 from generator.store.volume import candidate_slug
@@ -56,9 +56,12 @@ def preregistration_sha256(
     conditions: Mapping[str, Mapping[str, object]] | None = None,
     scoring: Scoring | None = None,
     calibration: CalibrationSet | None = None,
+    baselines: Mapping[str, Mapping[str, object]] | None = None,
 ) -> str:
     """SHA-256 of the canonical JSON of ``{"jury", "protocol", "thresholds"}``, with
-    ``"conditions"`` (each candidate's own, by slug) when any candidate declares some and
+    ``"conditions"`` (each candidate's own, by slug) when any candidate declares some,
+    ``"baselines"`` (each baseline's kind and what it should score, by slug) when any
+    baseline is listed, and
     ``"scoring"`` (label set, label rules, reference rater set, rubric groups with their
     weights) and ``"calibration"`` (the calibration set's humans, design and acceptance
     rule) when declared."""
@@ -74,6 +77,8 @@ def preregistration_sha256(
         doc["scoring"] = scoring_json(scoring)
     if calibration is not None:  # likewise a volume without a calibration set
         doc["calibration"] = calibration.model_dump(mode="json")
+    if baselines:  # likewise a volume without baselines
+        doc["baselines"] = {slug: dict(b) for slug, b in baselines.items()}
     return sha256_text(dumps_line(doc))
 
 
@@ -88,6 +93,7 @@ def volume_preregistration_sha256(volume: Volume) -> str:
         volume.declared_conditions(),
         volume.scoring,
         volume.calibration,
+        volume.declared_baselines(),
     )
 
 
@@ -111,8 +117,19 @@ def volume_preregistration(layout: Layout, volume: str, bounds: Bounds | None = 
         for c in parts.candidates or []
         if c.conditions is not None and c.api is not None
     }
+    baselines = {
+        candidate_slug(c.api, c.variant): c.baseline.expected()
+        for c in parts.candidates or []
+        if c.baseline is not None and c.api is not None
+    }
     return preregistration_sha256(
-        parts.protocol, parts.thresholds, parts.jury, conditions, parts.scoring, parts.calibration
+        parts.protocol,
+        parts.thresholds,
+        parts.jury,
+        conditions,
+        parts.scoring,
+        parts.calibration,
+        baselines,
     )
 
 
@@ -124,6 +141,7 @@ class _Conditioned(BaseModel):
     """Unfilled in a skeleton; a candidate that declares conditions names its API string."""
     variant: Slug | None = None
     conditions: Conditions | None = None
+    baseline: Baseline | None = None
 
 
 class _Registered(BaseModel):

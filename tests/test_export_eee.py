@@ -99,7 +99,8 @@ def test_aggregates_are_the_registered_figures(exported: Exported) -> None:
                 assert "wide_interval_lower" not in details
             seen += 1
     rates = [f for f in registry if f.startswith("vol-002/") and registry[f]["kind"] == "rate"]
-    assert seen == len(rates)
+    # The example's baselines (slugs baseline-…) are not models: they are not exported.
+    assert seen == len([f for f in rates if not f.split("/")[1].startswith("baseline-")])
 
 
 def _independent_public_fail_fractions(root: Path) -> pd.DataFrame:
@@ -112,6 +113,9 @@ def _independent_public_fail_fractions(root: Path) -> pd.DataFrame:
     frames = []
     for bundle in sorted((root / "bundles" / "vol-002").iterdir()):
         if not bundle.is_dir():
+            continue
+        manifest = json.loads((bundle / "bundle.json").read_text("utf-8"))
+        if manifest["candidate"]["role"] == "baseline":  # not a model: not exported
             continue
         verdicts = pd.read_json(bundle / "verdicts.jsonl", lines=True)
         panel = pd.read_json(bundle / "panel.jsonl", lines=True)

@@ -46,7 +46,8 @@ def test_labels_scoring_and_the_reference_are_in_the_schemas() -> None:
         assert "label" in schema["properties"], name
         assert schema["properties"]["schema_version"]["default"] == 2, name
     volume = found["volume"]
-    assert volume["properties"]["schema_version"]["default"] == 3
+    assert volume["properties"]["schema_version"]["default"] == 4
+    assert volume["$defs"]["Baseline"]["additionalProperties"] is False
     scoring = volume["$defs"]["Scoring"]
     assert scoring["additionalProperties"] is False
     assert scoring["properties"]["reference"]["enum"] == [

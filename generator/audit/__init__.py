@@ -1,7 +1,8 @@
 """``probepress audit``: test the benchmark before the models (DESIGN §13).
 
-Six sections, in order: the reference-answer test, negative controls, exploit attempts
-against every Tier 0 check, scorer properties on the real volume, balance, receipts.
+Seven sections, in order: the reference-answer test, negative controls, exploit attempts
+against every Tier 0 check, scorer properties on the real volume, weak baselines (and the
+reference bundle), balance, receipts.
 Each gives cases that pass, fail or are skipped — a skipped case says what the audit
 could not test and what would let it (a missing reference answer, no private store, no
 declared minimum); ``--strict`` fails those too. Sections are pure: they read the volume
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from generator.audit import answers, balance, exploits, properties, receipts
+from generator.audit import answers, balance, baselines, exploits, properties, receipts
 from generator.audit.base import AuditContext, AuditReport, Case, Section
 from generator.progress import Progress
 from generator.store import Bounds, Layout, load_volume
@@ -22,6 +23,7 @@ SECTIONS: tuple[tuple[str, Callable[[AuditContext], Section]], ...] = (
     ("controls", answers.controls),
     ("exploits", exploits.exploits),
     ("properties", properties.properties),
+    ("baselines", baselines.baselines),
     ("balance", balance.balance),
     ("receipts", receipts.receipts_section),
 )

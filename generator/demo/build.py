@@ -24,7 +24,7 @@ from generator.demo.bank import DemoItem, build_bank
 from generator.demo.bank import categories as demo_categories
 from generator.demo.calibration import calibration_units
 from generator.demo.labels import demo_scoring
-from generator.demo.simulate import Seating, seat_jury, simulate_bundle
+from generator.demo.simulate import Seating, chance, seat_jury, simulate_bundle
 from generator.demo.spec import EXAMPLE, CandidateSpec, DemoSpec, JudgeSpec, VolumeSpec
 from generator.hashing import sha256_bytes, sha256_text
 from generator.models import BundleManifest, Draw, PanelVote, Qualification, Verdict, Volume
@@ -33,7 +33,7 @@ from generator.models.base import Record, slugify
 from generator.models.calibration import CALIBRATION_FILE, CalibrationRecord
 from generator.models.records import PrivateResponse
 from generator.models.scoring import Scoring
-from generator.models.volume import Jury, Protocol, Ranking, Thresholds
+from generator.models.volume import Baseline, Jury, Protocol, Ranking, Thresholds
 from generator.prereg import preregistration_sha256
 from generator.progress import Progress, silent
 from generator.store.paths import Layout
@@ -99,8 +99,20 @@ def _jury(spec: DemoSpec) -> Jury:
     )
 
 
+def _baseline(cand: CandidateSpec, items: list[DemoItem]) -> dict[str, Any] | None:
+    """A baseline's declaration; a random pick is declared to score chance on the core."""
+    if cand.baseline is None or cand.baseline["kind"] != "random-choice":
+        return cand.baseline
+    core = [chance(d) for d in items if d.item.core and d.item.status == "validated"]
+    return {**cand.baseline, "core_rate": f"{sum(core) / len(core):.3f}"}
+
+
 def _volume(
-    spec: DemoSpec, vol: VolumeSpec, run_dates: dict[str, dt.date], categories: list[str]
+    spec: DemoSpec,
+    vol: VolumeSpec,
+    run_dates: dict[str, dt.date],
+    categories: list[str],
+    items: list[DemoItem],
 ) -> Volume:
     protocol = Protocol(
         halves=list(vol.halves),
@@ -122,6 +134,15 @@ def _volume(
     jury = _jury(spec)
     scoring = Scoring.model_validate(demo_scoring(categories, vol.reference))
     calibration = vol.calibration.declared if vol.calibration else None
+    declared = {
+        c.api: Baseline.model_validate(_baseline(c, items)) for c in vol.candidates if c.baseline
+    }
+    listed = [
+        {"api": c.api, "display_name": c.display_name, "role": c.role, "run_date": run_dates[c.api]}
+        | ({"baseline": declared[c.api]} if c.api in declared else {})
+        for c in vol.candidates
+    ]
+    baselines = {slugify(api): b.expected() for api, b in declared.items()}
     return Volume.model_validate(
         {
             "id": vol.id,
@@ -137,19 +158,11 @@ def _volume(
             "calibration": calibration,
             "preregistration": {
                 "sha256": preregistration_sha256(
-                    protocol, thresholds, jury, scoring=scoring, calibration=calibration
+                    protocol, thresholds, jury, None, scoring, calibration, baselines
                 ),
                 "registered": vol.preregistered or vol.start,
             },
-            "candidates": [
-                {
-                    "api": c.api,
-                    "display_name": c.display_name,
-                    "role": c.role,
-                    "run_date": run_dates[c.api],
-                }
-                for c in vol.candidates
-            ],
+            "candidates": listed,
         }
     )
 
@@ -264,7 +277,7 @@ def build(spec: DemoSpec = EXAMPLE, progress: Progress = silent) -> DemoOutput:
         vol_items = _volume_items(spec, items, vol.bank_version)
         used = {d.item.category for d in vol_items}
         categories = [c.id for c in demo_categories() if c.id in used]
-        volume = _volume(spec, vol, run_dates, categories)
+        volume = _volume(spec, vol, run_dates, categories, vol_items)
         out.public[f"bundles/{vol.id}/volume.yaml"] = _yaml(volume, spec.seed)
         verdicts = {}
         for cand in vol.candidates:

@@ -137,6 +137,31 @@ class _Sampled(NamedTuple):
 
 _DrawKey = tuple[str, str, int]  # (item, half, draw)
 
+REFUSAL = "I'm sorry, but I can't help with that."
+"""What the always-refuse baseline answers to every draw."""
+
+
+def chance(demo: DemoItem) -> float:
+    """How often a random pick among the item's answers fails: its pool's failing share
+    (a held-out item's answers are composed passing or failing, so a coin flip)."""
+    pool = len(demo.pass_responses) + len(demo.fail_responses)
+    return len(demo.fail_responses) / pool if pool and not demo.heldout else 0.5
+
+
+def _p_fail(seed: int, cand: CandidateSpec, demo: DemoItem) -> float:
+    """How likely ``cand`` fails ``demo``: from its skill and the item's difficulty, or,
+    for a baseline, from its kind (a refusal passes only where declining is right)."""
+    decl = cand.baseline
+    if decl is None:
+        return 1.0 / (1.0 + math.exp(-(difficulty(seed, demo.item.id) - cand.skill)))
+    kind = decl["kind"]
+    if kind == "random-choice":
+        return chance(demo)
+    if kind == "always-refuse":
+        declines = demo.item.category in decl.get("passes_categories", ())
+        return 0.0 if declines or demo.item.rubric else 1.0
+    raise ValueError(f"the example simulates no {kind} baseline")
+
 
 def _sample(rng: random.Random, cand: CandidateSpec, demo: DemoItem, p_fail: float) -> _Sampled:
     """Attempts, true outcome and response text of one draw; an empty response is marked."""
@@ -146,7 +171,9 @@ def _sample(rng: random.Random, cand: CandidateSpec, demo: DemoItem, p_fail: flo
     lost = attempts[-1]["status"] != "ok"
     text: str | None = None
     if not lost:
-        if demo.heldout:
+        if cand.baseline and cand.baseline["kind"] == "always-refuse":
+            text = REFUSAL
+        elif demo.heldout:
             text = heldout.heldout_response(demo.source, not fails, rng)
         else:
             pool = demo.fail_responses if fails else demo.pass_responses
@@ -206,13 +233,16 @@ def _verdict_line(run: _Run, demo: DemoItem, half: str, n: int, s: _Sampled) -> 
         if item.category == "safety" and run.rng.random() < 0.03:
             verdict["verdict"] = "grader_refused"
         else:
-            right = run.rng.random() < grader.accuracy
+            # A bare refusal is no judgment call: the simulated grader does not err on it
+            # (the audit's baseline test is what catches a real grader that does).
+            right = run.rng.random() < grader.accuracy or s.text == REFUSAL
             verdict["verdict"] = "fail" if s.fails == right else "pass"
             verdict["borderline"] = run.rng.random() < (0.3 if not right else 0.04)
         text = None if demo.heldout else s.text
         if item.rubric is not None and verdict["verdict"] != "grader_refused":
             failed = verdict["verdict"] == "fail"
-            verdict.update(schema_version=3, rubric=_rubric(run.rng, item.rubric, failed, text))
+            grades = _rubric(run.rng, item.rubric, failed, text, s.text == REFUSAL)
+            verdict.update(schema_version=3, rubric=grades)
         else:
             key = (item.id, half, n)
             verdict["label"] = demo_label(item.category, verdict["verdict"], key, grader.api)
@@ -221,11 +251,14 @@ def _verdict_line(run: _Run, demo: DemoItem, half: str, n: int, s: _Sampled) -> 
     return verdict
 
 
-def _rubric(rng: random.Random, rubric: Rubric, failed: bool, text: str | None) -> dict[str, Any]:
-    """The grader's rubric grades of a draw it failed (one must-not line hit) or passed;
-    public answers are quoted one sentence per line, held-out ones not at all."""
+def _rubric(
+    rng: random.Random, rubric: Rubric, failed: bool, text: str | None, refusal: bool = False
+) -> dict[str, Any]:
+    """The grader's rubric grades of a draw it failed (one must-not line hit) or passed
+    (a refusal deflects); public answers are quoted one sentence per line, held-out ones
+    not at all."""
     hit = rng.choice([x.id for x in rubric.lines if x.kind == "must_not_include"]) if failed else ""
-    deflected = not failed and rng.random() < 0.1
+    deflected = not failed and (rng.random() < 0.1 or refusal)
     sentences = re.split(r"(?<=[.!?:])\s+", text.strip()) if text else []
     lines = []
     for line in rubric.lines:
@@ -302,7 +335,7 @@ def simulate_bundle(
     truth: dict[_DrawKey, tuple[bool, str, bool]] = {}
     for demo in items:
         item = demo.item
-        p_fail = 1.0 / (1.0 + math.exp(-(difficulty(spec.seed, item.id) - cand.skill)))
+        p_fail = _p_fail(spec.seed, cand, demo)
         for half in vol.halves:
             for n in range(1, vol.draws_per_half + 1):
                 sampled = _sample(run.rng, cand, demo, p_fail)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, replace
 from decimal import Decimal
+from typing import Any
 
 from pydantic import ConfigDict, TypeAdapter, with_config
 
@@ -60,6 +61,9 @@ class CandidateSpec:
     outage: float = 0.003
     gateway: str = "demo-gateway"
     provider: str = "demo-provider-east"
+    baseline: dict[str, Any] | None = None
+    """A baseline's declaration (``generator.models.volume.Baseline``); a random-choice
+    baseline's ``core_rate`` is computed: chance over the volume's core items."""
 
 
 @_FORBID

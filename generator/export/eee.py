@@ -2,8 +2,9 @@
 
 Every Eval Ever (schema 0.3.0) keeps one *aggregate* JSON per model and evaluation run and,
 beside it, an *instance* JSONL with one record per sample. Here each candidate of a volume
-is one evaluation run: its aggregate lists every registered rate of that candidate (value,
-the narrow interval as the confidence interval, the wide one in the details), and its
+is one evaluation run (a baseline is not a model and is not exported): its aggregate lists
+every registered rate of that candidate (value, the narrow interval as the confidence
+interval, the wide one in the details), and its
 instances are the draws of **public** items only, each with the item, the response, the
 reference criterion and the verdict. Held-out items contribute to the aggregates and never
 appear as instances: their texts, responses and per-draw verdicts stay private.
@@ -59,7 +60,7 @@ def export_eee(layout: Layout, volume: str, out: Path, source: Source) -> Export
     registered = _registered(layout, data)
     planned: dict[str, bytes] = {}  # every file made before the first is written
     count = 0
-    for ref in data.volume.candidates:
+    for ref in data.volume.ranked():  # a baseline is not a model: it is not exported as one
         run = Run(layout, data, ref, data.bundles[data.slug_of(ref)], registered, source)
         lines = [dumps_line(r) for r in instance_records(run.context())]
         samples = "".join(lines).encode("utf-8")

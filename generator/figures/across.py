@@ -111,12 +111,15 @@ def _register_ranks(
 
 
 def bank_health_figures(ctx: FigureContext) -> None:
-    """Counts of solved, unsolved and all items of the bank version."""
+    """Counts of solved, unsolved and all items of the bank version (over the ranked
+    models: a baseline that fails everything must not hide a solved item)."""
     vt = ctx.tally
     bundles = list(ctx.data.bundles.values())
     src = ctx.sources_for(*bundles)
-    k = np.sum([t.k for t in vt.tallies.values()], axis=0)
-    n = np.sum([t.n for t in vt.tallies.values()], axis=0)
+    ranked = [vt.tallies[r.slug] for r in ctx.data.volume.ranked() if r.slug in vt.tallies]
+    zero = np.zeros(len(vt.items), np.int64)  # a volume of baselines only ranks nothing
+    k = np.sum([zero, *(t.k for t in ranked)], axis=0)
+    n = np.sum([zero, *(t.n for t in ranked)], axis=0)
     solved = [m.id for m, ki, ni in zip(vt.items, k, n, strict=True) if ni > 0 and ki == 0]
     unsolved = [m.id for m, ki, ni in zip(vt.items, k, n, strict=True) if ni > 0 and ki == ni]
     ctx.reg.count(
@@ -206,7 +209,7 @@ def across_volume_figures(ctx: FigureContext) -> None:
     if len(families) < 2:
         return
     for ref in both:
-        if ref.role == "anchor":
+        if ref.role != "candidate":  # anchors drift; baselines are never compared
             continue
         _change(
             ctx,

@@ -371,7 +371,10 @@ class VolumeFigures:
         core = self.candidates()
         rubric_figures(self.ctx)
         wrong_figures(self.ctx, self.judge_status)
-        rank_figures(self.ctx, core, self.core_counts, self._core_judge(core))
+        # Baselines get every figure but a rank: they are never ranked (issue 16).
+        ranked = {ref.slug for ref in self.data.volume.ranked()}
+        ranked_core = {s: v for s, v in core.items() if s in ranked}
+        rank_figures(self.ctx, ranked_core, self.core_counts, self._core_judge(ranked_core))
         jury_figures(self.ctx)
         bank_health_figures(self.ctx)
         across_volume_figures(self.ctx)

@@ -24,7 +24,7 @@ class Candidate(Part):
     display_name: Name
     """The one display name (equal to the volume's)."""
     role: Role
-    """``candidate`` or ``anchor``."""
+    """``candidate``, ``anchor`` or ``baseline`` (since schema version 4)."""
     variant: Slug | None = None
     """The candidate's variant, as ``volume.yaml`` lists it (since schema version 3)."""
 
@@ -157,3 +157,9 @@ class BundleManifest(Record):
     """True for demonstration data."""
     files: dict[Annotated[str, Field(min_length=1, max_length=255)], FileEntry]
     """SHA-256 and size of every other file of the bundle."""
+
+    @model_validator(mode="after")
+    def _role_known(self) -> BundleManifest:
+        if self.candidate.role == "baseline" and self.schema_version < 4:
+            raise ValueError("a baseline bundle needs schema_version 4 (write schema_version: 4)")
+        return self

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
-from typing import Annotated, ClassVar, Literal
+from typing import Annotated, ClassVar, Literal, get_args
 
 from pydantic import Field, field_validator, model_validator
 
@@ -22,6 +22,8 @@ from generator.models.scoring import Scoring, adjudication_seat_declared
 
 __all__ = [
     "AttemptStatus",
+    "Baseline",
+    "BaselineKind",
     "CandidateRef",
     "Conditions",
     "Judge",
@@ -45,13 +47,23 @@ __all__ = [
 # Also version 3: the optional ``scoring`` (label set, per-group label rules, reference
 # rater set); without it a volume scores as before. Also version 3: the optional
 # ``thresholds.ranking`` (paired comparisons with Holm); without it ranks are as before.
-VOLUME_SCHEMA_VERSION = 3
+# Version 4: the ``baseline`` role (a weak baseline or the reference answers, declared with
+# what it should score, never ranked) and the reference bundle's pre-registered pass share.
+# Version 1 to 3 files still read: they have no baseline.
+VOLUME_SCHEMA_VERSION = 4
 DEFAULT_MIN_ITEMS = 30
 """The minimum of validated items ``probepress init`` pre-registers for a volume and for
 each per-category rate (as a careful clinical benchmark uses)."""
 
 AttemptStatus = Literal["ok", "provider_error", "timeout", "empty", "content_filter"]
-Role = Literal["candidate", "anchor"]
+Role = Literal["candidate", "anchor", "baseline"]
+BaselineKind = Literal[
+    "always-refuse", "format-only", "random-choice", "first-option", "majority-answer", "reference"
+]
+"""What a ``baseline`` bundle answers: a refusal to everything, the expected format with
+no content, a random pick among the item's answers, always the first one, the answer most
+candidates gave, or (``reference``) every item's reference answer, graded like any draw."""
+BASELINE_KINDS: tuple[str, ...] = get_args(BaselineKind)
 
 
 class Protocol(Part):
@@ -126,6 +138,11 @@ class Thresholds(Part):
     ranking: Ranking | None = None
     """How rank ranges are derived (``Ranking``); omitted by volumes registered before
     paired comparisons, which keep rank ranges from non-overlapping intervals."""
+    reference_pass_share: Decimal | None = Field(default=None, gt=0, le=1)
+    """Least share of the reference bundle's items (a ``baseline`` of kind ``reference``:
+    the grader run on the reference answers) that must pass in every decided draw; the
+    audit names every item that failed (since schema version 4). Omitted: the audit says
+    it could not check a reference bundle against a share."""
 
 
 class Conditions(Part):
@@ -152,15 +169,60 @@ class Conditions(Part):
         return {k: v for k, v in self if v is not None}
 
 
+class Baseline(Part):
+    """What a ``baseline`` bundle is and what it should score (pre-registered with the
+    protocol; ``probepress audit`` checks it scores so). A baseline is never ranked."""
+
+    kind: BaselineKind
+    """How it answers (``always-refuse``, ``format-only``, ``random-choice``,
+    ``first-option``, ``majority-answer``, or ``reference``: the reference answers)."""
+    fails_answer_items: bool = False
+    """True: it must fail every decided draw of every item whose criterion requires an
+    answer (every Tier 0 number check, every pattern check with a required pattern, and
+    every Tier 1 item outside ``passes_categories``)."""
+    passes_categories: list[Slug] = []
+    """Categories whose Tier 1 items it may pass (e.g. ``safety``, where declining is
+    right); left out of ``fails_answer_items``."""
+    core_rate: Decimal | None = Field(default=None, ge=0, le=1)
+    """The core failure rate it should score (e.g. chance, for ``random-choice``)."""
+    tolerance: Decimal | None = Field(default=None, ge=0, le=1)
+    """Largest accepted distance between its core rate and ``core_rate`` (declared with
+    it, e.g. ``0.05``)."""
+
+    @model_validator(mode="after")
+    def _declares(self) -> Baseline:
+        if self.kind == "reference":
+            if self.fails_answer_items or self.core_rate is not None:
+                raise ValueError(
+                    "a reference baseline is held to thresholds.reference_pass_share, "
+                    "not to fails_answer_items or core_rate"
+                )
+        elif not self.fails_answer_items and self.core_rate is None:
+            raise ValueError(
+                "a baseline declares what it should score: fails_answer_items, core_rate, or both"
+            )
+        if (self.core_rate is None) != (self.tolerance is None):
+            raise ValueError("core_rate and tolerance are declared together")
+        if self.passes_categories and not self.fails_answer_items:
+            raise ValueError("passes_categories only narrows fails_answer_items")
+        return self
+
+    def expected(self) -> dict[str, object]:
+        """The declaration as pre-registered (JSON)."""
+        return self.model_dump(mode="json", exclude_defaults=True)
+
+
 class CandidateRef(Part):
-    """A candidate or anchor as the volume lists it."""
+    """A candidate, anchor or baseline as the volume lists it."""
 
     api: Name
     """Exact API string."""
     display_name: Name
     """The one name shown everywhere."""
     role: Role
-    """``candidate`` or ``anchor`` (a reference model measured in every volume)."""
+    """``candidate``, ``anchor`` (a reference model measured in every volume) or
+    ``baseline`` (a weak baseline or the reference answers: never ranked; since schema
+    version 4)."""
     run_date: dt.date | None = None
     """Date of the run (a model is always named with its run date); omitted when unknown
     (since schema version 3): every page then says "unknown"."""
@@ -170,6 +232,21 @@ class CandidateRef(Part):
     conditions: Conditions | None = None
     """This candidate's own conditions, replacing the protocol's where given
     (pre-registered with the protocol; since schema version 3)."""
+    baseline: Baseline | None = None
+    """What a ``baseline`` is and should score: required for role ``baseline`` (since
+    schema version 4). On a candidate or anchor the audit fails: a baseline placed among
+    the ranked models."""
+
+    @model_validator(mode="after")
+    def _baseline_declared(self) -> CandidateRef:
+        if self.role == "baseline" and self.baseline is None:
+            raise ValueError("a baseline declares baseline: {kind: …} and what it should score")
+        return self
+
+    @property
+    def ranked(self) -> bool:
+        """True for candidates and anchors; baselines are never ranked."""
+        return self.role != "baseline"
 
     @property
     def slug(self) -> str:
@@ -240,6 +317,8 @@ class Volume(Record):
 
     @model_validator(mode="after")
     def _dates(self) -> Volume:
+        if self.schema_version < 4 and any(c.baseline for c in self.candidates):
+            raise ValueError("a baseline needs schema_version 4 (write schema_version: 4)")
         if self.window.start > self.window.end:
             raise ValueError("window.start is after window.end")
         if self.window.end > self.publication_date:
@@ -264,6 +343,18 @@ class Volume(Record):
             for c in self.candidates
             if c.conditions is not None
         }
+
+    def declared_baselines(self) -> dict[str, dict[str, object]]:
+        """Every baseline declaration, by slug, as JSON (pre-registered)."""
+        return {c.slug: c.baseline.expected() for c in self.candidates if c.baseline is not None}
+
+    def ranked(self) -> list[CandidateRef]:
+        """The candidates and anchors: what leaderboards rank and comparisons compare."""
+        return [c for c in self.candidates if c.ranked]
+
+    def baselines(self) -> list[CandidateRef]:
+        """The baselines (role ``baseline``), in listed order: shown apart, never ranked."""
+        return [c for c in self.candidates if not c.ranked]
 
     def scoring_or_default(self) -> Scoring:
         """The declared scoring, or the default (``pass``/``fail`` labels, grader reference)."""

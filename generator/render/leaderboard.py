@@ -58,7 +58,8 @@ def _withheld(inputs: Inputs) -> dict[str, Figure]:
 def leaderboard_context(inputs: Inputs) -> dict[str, Any]:
     """Everything ``leaderboard.html`` prints, as figures and manifest facts.
 
-    Candidates come in registered core-rate order with their figure prefix; the template
+    Candidates come in registered core-rate order with their figure prefix (baselines
+    apart, in the same order, for their own table); the template
     looks every number up by id. Drift is listed for every anchor that has a drift
     figure, movement for every candidate that has a movement figure (the registry only
     computes movement once two anchors of independent families exist, and
@@ -67,7 +68,10 @@ def leaderboard_context(inputs: Inputs) -> dict[str, Any]:
     vid = inputs.volume_id
     page = leaderboard_path(vid)
     context = base_context(inputs, page, f"{inputs.data.volume.title}: leaderboard")
-    ordered = candidates_in_order(inputs)
+    everyone = candidates_in_order(inputs)
+    # Baselines have their own table: never ranked, never in a tie group or forest plot.
+    ordered = [c for c in everyone if c.ref.ranked]
+    baselines = [c for c in everyone if not c.ref.ranked]
     figures = inputs.figures
 
     def tie_group(prefix: str) -> int | None:
@@ -92,8 +96,9 @@ def leaderboard_context(inputs: Inputs) -> dict[str, Any]:
     context.update(
         {
             "candidates": ordered,
+            "baselines": baselines,
             "cards": {
-                c.slug: jury_card_path(vid, c.slug).removeprefix(card_prefix) for c in ordered
+                c.slug: jury_card_path(vid, c.slug).removeprefix(card_prefix) for c in everyone
             },
             "forest": plots,
             "category_groups": _groups(list(inputs.data.bank.manifest.categories)),

@@ -34,7 +34,7 @@ def volumes_index(pub: Publication) -> str:
         blocks.append(
             f"## {link(v.title, f'{pv.id}/index.md')}\n\n"
             f"Published {v.publication_date} · bank {text(v.bank_version)} · "
-            f"{len(v.candidates)} models"
+            f"{len(v.ranked())} models"
             + (" · demonstration data" if v.demonstration else "")
             + f"\n\n- {link('Results', f'{pv.id}/index.md')} · "
             f"{link('Jury', f'{pv.id}/jury.md')}\n- Frozen: {board}"

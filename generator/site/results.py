@@ -106,8 +106,28 @@ def _order(pv: PublishedVolume, ref: CandidateRef) -> tuple[int, Decimal, str]:
 
 
 def candidates_in_order(pv: PublishedVolume) -> list[CandidateRef]:
-    """Candidates by best rank, then core rate, then name (the leaderboard's order)."""
-    return sorted(pv.volume.candidates, key=lambda ref: _order(pv, ref))
+    """Candidates and anchors by best rank, then core rate, then name (the leaderboard's
+    order); baselines are never ranked and have their own table (``baseline_table``)."""
+    return sorted(pv.volume.ranked(), key=lambda ref: _order(pv, ref))
+
+
+def baseline_table(pv: PublishedVolume) -> str:
+    """The baselines' own table (never ranked), by core rate; empty without baselines."""
+    rows = [
+        [text(ref.display_name), text(ref.baseline.kind if ref.baseline else MISSING)]
+        + [shown(pv.figure(f"{ref.slug}/{rate}")) for rate in ("core_rate", "full_rate")]
+        + [shown(pv.figure(f"{ref.slug}/core_rate"), "narrow")]
+        for ref in sorted(pv.volume.baselines(), key=lambda ref: _order(pv, ref))
+    ]
+    if not rows:
+        return ""
+    header = ["Baseline", "Kind", "Core rate", "Full-bank rate", "Core narrow interval"]
+    return (
+        "## Baselines (not ranked)\n\nA baseline answers by a fixed rule (or with the "
+        "reference answers) and is graded like a candidate, to show what a shortcut scores "
+        "here. It is never ranked, never in a rank range or tie group; `probepress audit` "
+        "checks it scores as pre-registered.\n\n" + table(header, rows, "llrrr")
+    )
 
 
 def leaderboard_table(pv: PublishedVolume) -> str:
@@ -231,7 +251,9 @@ def _heading(pv: PublishedVolume) -> list[str]:
     facts = (
         f"Published {v.publication_date} · bank {text(v.bank_version)} · "
         f"{counted(roles.count('candidate'), 'candidate')} and "
-        f"{counted(roles.count('anchor'), 'anchor')} · "
+        f"{counted(roles.count('anchor'), 'anchor')}"
+        + (f" (and {counted(roles.count('baseline'), 'baseline')})" if "baseline" in roles else "")
+        + " · "
         f"every interval at {text(percent(v.thresholds.confidence))} confidence"
     )
     blocks = [admonition("warning", "Demonstration data", DEMONSTRATION)] if v.demonstration else []
@@ -313,6 +335,7 @@ def results_page(pv: PublishedVolume) -> str:
         "Every active validated probe of the volume's bank version; prior candidates were "
         "re-run on the whole bank, so these rates share one scale.",
         full_bank_table(pv),
+        baseline_table(pv),
         f"Jury, agreement and every jury card: [jury of {text(v.id)}](jury.md).",
         movement_section(pv),
         scoring_section(pv),
@@ -368,7 +391,7 @@ def jury_page(pv: PublishedVolume) -> str:
         if (fig := pv.figure(f"jury/sample/{why}")) is not None
     ]
     cards = []
-    for ref in candidates_in_order(pv):
+    for ref in [*candidates_in_order(pv), *pv.volume.baselines()]:
         stem = f"jury/{ref.slug}"
         cards.append(
             f"- **{text(ref.display_name)}** ({code(ref.api)}): "

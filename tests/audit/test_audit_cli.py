@@ -205,7 +205,15 @@ def test_junit_and_markdown_reports(cli: CliRun, root: Path, tmp_path: Path) -> 
     suites = {s.name: s for s in xml}
     assert set(suites) == {
         f"audit.{n}"
-        for n in ("reference", "controls", "exploits", "properties", "balance", "receipts")
+        for n in (
+            "reference",
+            "controls",
+            "exploits",
+            "properties",
+            "baselines",
+            "balance",
+            "receipts",
+        )
     }
     failed = [c for c in suites["audit.reference"] if any(isinstance(r, Failure) for r in c.result)]
     # A wrong reference fails its item and makes the pseudo-candidate imperfect.

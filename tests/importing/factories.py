@@ -122,7 +122,7 @@ def human_jury(panel: list[str], adjudicator: str, reason: str, scoring: dict[st
     ``scoring`` (schema version 3: the version with human raters)."""
 
     def edit(doc: dict[str, Any]) -> None:
-        doc["schema_version"] = 3
+        doc["schema_version"] = max(doc["schema_version"], 3)
         doc["jury"]["panel"] = [{"kind": "human", "id": h} for h in panel]
         doc["jury"]["adjudication"] = {
             "rater": {"kind": "human", "id": adjudicator},

@@ -151,7 +151,7 @@ def test_a_volume_without_scoring_keeps_the_hash_it_was_registered_with(root: Pa
     doc.pop("scoring")
     volume = Volume.model_validate(doc)
     assert volume_preregistration_sha256(volume) == preregistration_sha256(
-        volume.protocol, volume.thresholds, volume.jury
+        volume.protocol, volume.thresholds, volume.jury, baselines=volume.declared_baselines()
     )
 
 

@@ -1,4 +1,4 @@
-"""Schema versions 2 and 3 of ``volume.yaml`` and ``bundle.json``: what they add, and that
+"""Schema versions 2 to 4 of ``volume.yaml`` and ``bundle.json``: what they add, and that
 older files still read while newer ones are refused."""
 
 from __future__ import annotations
@@ -25,16 +25,26 @@ def _volume(root: Path) -> dict[str, Any]:
     return data
 
 
-def test_the_example_declares_version_3_with_its_probe_set(root: Path) -> None:
+def _without_baselines(doc: dict[str, Any]) -> dict[str, Any]:
+    """``doc`` as a file before version 4 could say it: no baseline listed."""
+    doc["candidates"] = [c for c in doc["candidates"] if c["role"] != "baseline"]
+    return doc
+
+
+def test_the_example_declares_version_4_with_its_probe_set(root: Path) -> None:
     volume = Volume.model_validate(_volume(root))
-    assert volume.schema_version == 3
+    assert volume.schema_version == 4
+    assert [c.baseline.kind for c in volume.baselines() if c.baseline] == [
+        "always-refuse",
+        "random-choice",
+    ]
     assert volume.jury.required is not None
     assert len(volume.jury.required.probes) == 6
     assert all(r.kind == "model" for r in volume.jury.members())
 
 
 def test_a_version_1_volume_without_a_probe_set_still_reads(root: Path) -> None:
-    doc = _volume(root)
+    doc = _without_baselines(_volume(root))
     doc["schema_version"] = 1
     del doc["jury"]["qualification"]
     assert Volume.model_validate(doc).jury.qualification is None
@@ -98,16 +108,30 @@ def _v2(doc: dict[str, Any]) -> dict[str, Any]:
         del rater["kind"]
     del jury["qualification"]["status"]
     doc["schema_version"] = 2
-    return doc
+    return _without_baselines(doc)
 
 
 def test_a_version_2_volume_reads_as_models_with_required_qualification(root: Path) -> None:
-    now = Volume.model_validate(_volume(root))
+    now = Volume.model_validate(_without_baselines(_volume(root)))
     then = Volume.model_validate(_v2(_volume(root)))
     assert then.jury == now.jury
     assert then.jury.required is not None
     # The defaults version 3 states are not hashed: a version 2 volume keeps its hash.
-    assert volume_preregistration_sha256(then) == now.preregistration.sha256
+    assert volume_preregistration_sha256(then) == volume_preregistration_sha256(now)
+
+
+def test_a_version_3_volume_without_baselines_keeps_its_hash(root: Path) -> None:
+    now = Volume.model_validate(_volume(root))
+    then = Volume.model_validate({**_without_baselines(_volume(root)), "schema_version": 3})
+    assert then.baselines() == [] and [c.role for c in then.ranked()] == [
+        c.role for c in now.ranked()
+    ]
+    # Baselines are pre-registered with what they should score; a volume without any
+    # hashes as it did before version 4.
+    assert volume_preregistration_sha256(then) == preregistration_sha256(
+        then.protocol, then.thresholds, then.jury, None, then.scoring, then.calibration
+    )
+    assert volume_preregistration_sha256(then) != now.preregistration.sha256
 
 
 HUMANS = [
