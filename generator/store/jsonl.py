@@ -137,6 +137,8 @@ class _LineReader:
         self.bounds = bounds
         self.digest = hashlib.sha256()
         self.size = 0
+        self.cut = False
+        """True when a bound stopped the read: the digest covers only what was read."""
 
     def lines(self, handle: BinaryIO) -> Iterator[tuple[int, bytes]]:
         limit = self.bounds.max_line_bytes
@@ -200,9 +202,11 @@ class _LineReader:
         before.update(block[:used])
         self.digest = before
         self.size += used - len(block)
+        self.cut = True
         max_records = self.bounds.max_records
-        message = f"more than {max_records} records"
-        self.problems.add(self.shown, number, "too-many-records", message, "raise the bound")
+        message = f"more than {max_records} records (the max_records bound); the rest is not read"
+        fix = f"raise the bound: --limit max_records=N with N above {max_records}"
+        self.problems.add(self.shown, number, "too-many-records", message, fix)
 
 
 def iter_jsonl(
@@ -241,7 +245,9 @@ def iter_jsonl(
             yield number, record
     result.sha256 = reader.digest.hexdigest()
     result.size = reader.size
-    result.complete = True
+    # A read cut short by a bound hashed part of the file: its hash says nothing about
+    # whether the file is the one sealed, so nobody may compare it.
+    result.complete = not reader.cut
 
 
 def _refused_line(
