@@ -64,9 +64,14 @@ class Problem:
         path = escape(self.path)
         return f"{path}:{self.line}" if self.line is not None else path
 
+    def located(self, text: str) -> str:
+        """``path:line: text``; a problem of the whole tree (path ``.``) is not prefixed
+        with a bare ``.:``, which reads as a typo."""
+        return text if self.path in ("", ".") else f"{self.location()}: {text}"
+
     def __str__(self) -> str:
         rule = f"{self.gate}/{self.rule}" if self.gate else self.rule
-        text = f"{self.location()}: {escape(self.message)} [{escape(rule)}]"
+        text = self.located(f"{escape(self.message)} [{escape(rule)}]")
         return f"{text}; fix: {escape(self.fix)}" if self.fix else text
 
     def as_json(self) -> dict[str, Any]:
@@ -133,7 +138,8 @@ class CheckFailed(ProbepressError):
 
 
 def os_error_message(exc: OSError) -> str:
-    """An operating-system error in the ``path: message [rule]`` form, naming the path(s)
+    """An operating-system error in the ``path: message [rule]`` form, naming the path
+    (or both paths)
     and the errno text, e.g. ``site/index.html: No space left on device [ENOSPC]``."""
     code = exc.errno
     name = errno.errorcode.get(code, "OSError") if code is not None else "OSError"

@@ -39,6 +39,15 @@ from generator.verify_checks import (
 )
 from generator.words import counted
 
+CHECKED = {
+    "frozen_files": "frozen file",
+    "releases": "release",
+    "downloads": "download",
+    "manifest_files": "manifest file",
+    "figures": "figure",
+}
+"""What ``checked`` counts (its ``--json`` keys) and the noun a person reads for each."""
+
 
 @dataclass(frozen=True)
 class VerifyReport:
@@ -101,7 +110,7 @@ class VerifyReport:
 
     def summary(self) -> str:
         """One line for people."""
-        counts = ", ".join(f"{n} {k}" for k, n in self.checked.items())
+        counts = ", ".join(counted(n, CHECKED[k]) for k, n in self.checked.items())
         if self.findings:
             return f"not verified: {counted(len(self.findings), 'finding')} ({counts})"
         if self.trust_given:

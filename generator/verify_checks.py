@@ -225,7 +225,7 @@ def _frozen(view: View) -> dict[str, fingerprints.FrozenFile]:
     except ProbepressError as exc:
         view.add(view.shown(FINGERPRINT_REGISTRY), exc.render(3))
         return {}
-    view.checked["frozen files"] = len(frozen)
+    view.checked["frozen_files"] = len(frozen)
     recorded = ((rel, e.sha256) for rel, e in frozen.items() if not view.unreadable(rel))
     for found in drift(recorded, view.sha256):
         what = "is missing" if found.change == "missing" else "changed after it was published"
@@ -365,7 +365,7 @@ def _check_manifest(
         ledger_at = view.shown(RELEASE_LEDGER)
         view.add(shown, f"is unsigned, but {ledger_at} records signed volumes (a downgrade)")
     expected = _expected(view, manifest)
-    view.checked["manifest files"] = len(expected)
+    view.checked["manifest_files"] = len(expected)
     own = {view.shown(MANIFEST), view.shown(BUILT_MANIFEST)}
     areas = tuple(f"{a}/" for a in PUBLISHED_AREAS)
     covered = {

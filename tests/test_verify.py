@@ -127,7 +127,7 @@ def test_a_legitimately_signed_publication_verifies(pub: Path, keys: dict[str, P
         True,
         True,
     )
-    assert report["checked"]["manifest files"] > 100 and report["checked"]["releases"] == 2
+    assert report["checked"]["manifest_files"] > 100 and report["checked"]["releases"] == 2
     assert "verified: intact, recomputed and signed by a trusted key" in ok.stderr
     site = verify(pub, str(pub / "site"), *trusted(keys))
     assert site.exit_code == 0, site.stderr

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 
 from generator.audit.base import AuditContext, Case, Section
+from generator.words import counted
 
 NAME = "balance"
 
@@ -43,7 +44,7 @@ def balance(ctx: AuditContext) -> Section:
                 Case(
                     f"category/{category}",
                     "fail",
-                    f"category {category} has {validated} validated item(s), below the "
+                    f"category {category} has {counted(validated, 'validated item')}, below the "
                     f"pre-registered minimum of {minimum}: its per-category rates are not "
                     "publishable; add validated items or withhold them",
                     where,

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ValidationError
 
 from generator.errors import Problem
 from generator.models.base import json_validator
+from generator.store.plain import found, parser_message
 from generator.store.regular import check_regular, open_regular, read_regular
 from generator.store.strict import (
     StrictError,
@@ -74,7 +75,9 @@ def pydantic_messages(exc: ValidationError) -> list[tuple[tuple[Any, ...], str]]
         for prefix in ("Value error, ", "Assertion failed, "):
             msg = msg.removeprefix(prefix)
         if err["type"] == "json_invalid":
-            msg = f"invalid JSON: {err.get('ctx', {}).get('error', msg)}"
+            msg = f"invalid JSON: {parser_message(str(err.get('ctx', {}).get('error', msg)))}"
+        else:
+            msg += found(dict(err))
         out.append((_untagged(tuple(err["loc"])), msg))
     return out
 
