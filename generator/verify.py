@@ -26,7 +26,7 @@ from typing import Any
 from generator import figures
 from generator.causes import Because, figures_by_source
 from generator.errors import ProbepressError, Problem, root_causes_first
-from generator.progress import Progress, silent
+from generator.progress import Progress, expect, silent
 from generator.store.paths import BANK, BUNDLES, FIGURES_REGISTRY, PUBLIC_KEY
 from generator.trust import Trust, pem_fingerprint
 from generator.verify_checks import (
@@ -39,6 +39,8 @@ from generator.verify_checks import (
 )
 from generator.words import counted
 
+STEPS = 5
+"""The steps ``verify`` announces: inventory, records, SHA256SUMS, site manifest, figures."""
 CHECKED = {
     "frozen_files": "frozen file",
     "releases": "release",
@@ -132,6 +134,7 @@ def verify(
         trust: The reader's trusted keys and policy; None: authenticity is not checked.
     """
     step = progress or silent
+    expect(step, STEPS)
     step("inventory")
     view = open_view(path)
     published = check_publication(view, trust, step)
