@@ -76,7 +76,7 @@ def pydantic_messages(exc: ValidationError) -> list[tuple[tuple[Any, ...], str]]
             msg = msg.removeprefix(prefix)
         if err["type"] == "json_invalid":
             msg = f"invalid JSON: {parser_message(str(err.get('ctx', {}).get('error', msg)))}"
-        else:
+        elif msg.startswith("Input should be"):  # pydantic's own words, not a validator's
             msg += found(dict(err))
         out.append((_untagged(tuple(err["loc"])), msg))
     return out
