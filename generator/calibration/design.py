@@ -107,8 +107,8 @@ def _coverage(
             Issue(
                 "calibration-size",
                 None,
-                f"the calibration sample has {len(draws)} draws, fewer than the declared "
-                f"{decl.draws}",
+                f"the calibration sample has {counted(len(draws), 'draw')}, fewer than the "
+                f"declared {decl.draws}",
             )
         )
     covered = {frame.judged.get(r.item) for r in records}

@@ -105,4 +105,4 @@ def figures(state: State, volume: str, verify: bool, as_json: bool) -> None:
     if as_json:
         print_json({"volume": volume, "figures": count, "changed": changed})
     where = "written to" if changed else "unchanged in"
-    err.print(f"{volume}: {count} figures {where} {FIGURES_REGISTRY}")
+    err.print(f"{volume}: {counted(count, 'figure')} {where} {FIGURES_REGISTRY}")

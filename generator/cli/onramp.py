@@ -82,7 +82,8 @@ def init(
     with writer_lock(layout.root, create=True):
         result = init_root(layout, name=name, categories=wanted, licence=licence, released=day)
     err.print(
-        f"initialised {result.root} ({len(result.files)} files); private store {result.private} "
+        f"initialised {result.root} ({counted(len(result.files), 'file')}); "
+        f"private store {result.private} "
         "(keep it out of git and back it up). Next: fill in bundles/vol-001/volume.yaml, "
         "`probepress import items FILE`, `probepress prereg vol-001 --write`.",
         markup=False,
@@ -388,7 +389,7 @@ def sample(
         click.echo(text, nl=False)
     else:
         out_file.write_text(text, encoding="utf-8")
-    err.print(f"{volume}: {len(drawn)} draws in the panel sample", markup=False)
+    err.print(f"{volume}: {counted(len(drawn), 'draw')} in the panel sample", markup=False)
 
 
 COMMANDS = (init, import_group, prereg, sample)
