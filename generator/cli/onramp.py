@@ -389,7 +389,7 @@ def sample(
         click.echo(text, nl=False)
     else:
         out_file.write_text(text, encoding="utf-8")
-    err.print(f"{volume}: {counted(len(drawn), 'draw')} in the panel sample", markup=False)
+    err.print(f"{volume}: {len(drawn)} draws in the panel sample", markup=False)
 
 
 COMMANDS = (init, import_group, prereg, sample)
