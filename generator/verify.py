@@ -37,10 +37,12 @@ from generator.verify_checks import (
     check_publication,
     open_view,
 )
+from generator.verify_derived import check_derived
 from generator.words import counted
 
-STEPS = 5
-"""The steps ``verify`` announces: inventory, records, SHA256SUMS, site manifest, figures."""
+STEPS = 6
+"""The steps ``verify`` announces: inventory, records, SHA256SUMS, site manifest,
+leaderboards and archives, figures."""
 CHECKED = {
     "frozen_files": "frozen file",
     "releases": "release",
@@ -138,6 +140,8 @@ def verify(
     step("inventory")
     view = open_view(path)
     published = check_publication(view, trust, step)
+    step("leaderboards and archives")
+    check_derived(view, published)
     step("figures")
     _recompute(view, published)
     _report_shipped_key(view)

@@ -16,17 +16,21 @@ from generator.cli import main
 from generator.demo import build as demo_build
 from generator.lock import LOCK_FILE
 from generator.store import Layout
+from tests.factories import shared
 
 
 @pytest.fixture(scope="session")
 def example_src(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The example publication's inputs, generated once per test session (read-only use)."""
-    root = tmp_path_factory.mktemp("example")
-    layout = Layout.at(root, root / ".private")
-    demo_build.write(demo_build.build(), layout)
-    for volume in layout.volume_ids():
-        figures.write(layout, volume)
-    return root
+    """The example publication's inputs, generated once per test run for every xdist
+    worker (read-only use)."""
+
+    def build(root: Path) -> None:
+        layout = Layout.at(root, root / ".private")
+        demo_build.write(demo_build.build(), layout)
+        for volume in layout.volume_ids():
+            figures.write(layout, volume)
+
+    return shared(tmp_path_factory, "example", build)
 
 
 @pytest.fixture

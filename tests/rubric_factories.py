@@ -45,18 +45,21 @@ def _write_rows(path: Path, rows: Rows) -> None:
     )
 
 
-def _with_rubric(row: dict[str, Any]) -> dict[str, Any]:
-    item = BankItem.model_validate({**row, "schema_version": 2, "rubric": RUBRIC})
-    return {**row, "schema_version": 2, "rubric": RUBRIC, "text_sha256": text_sha256_of(item)}
+def _with_rubric(row: dict[str, Any], rubric: dict[str, Any] = RUBRIC) -> dict[str, Any]:
+    item = BankItem.model_validate({**row, "schema_version": 2, "rubric": rubric})
+    return {**row, "schema_version": 2, "rubric": rubric, "text_sha256": text_sha256_of(item)}
 
 
-def _give_rubrics(root: Path, items: set[str]) -> None:
-    """The bank items get ``RUBRIC``; held-out ones' index commitments are made again."""
+def give_rubrics(root: Path, items: set[str], rubric: dict[str, Any] = RUBRIC) -> None:
+    """The bank items get ``rubric``; held-out ones' index commitments are made again."""
     layout = Layout.at(root, root / ".private")
     public = [json.loads(x) for x in layout.public_items.read_text("utf-8").splitlines()]
-    _write_rows(layout.public_items, [_with_rubric(r) if r["id"] in items else r for r in public])
+    rows = [_with_rubric(r, rubric) if r["id"] in items else r for r in public]
+    _write_rows(layout.public_items, rows)
+    if not layout.private_items.exists():  # a bank without held-out items
+        return
     private = [json.loads(x) for x in layout.private_items.read_text("utf-8").splitlines()]
-    changed = {r["id"]: _with_rubric(r) for r in private if r["id"] in items}
+    changed = {r["id"]: _with_rubric(r, rubric) for r in private if r["id"] in items}
     if not changed:
         return
     _write_rows(layout.private_items, [changed.get(r["id"], r) for r in private])
@@ -137,7 +140,7 @@ def rubric_items(root: Path, items: list[str], volume: str = VOL1) -> None:
         for r in (*public, *index)
         if r["tier"] == 1 and r["added_in"] in active
     }
-    _give_rubrics(root, chosen)
+    give_rubrics(root, chosen)
     edit_volume(root, lambda d: _regroup(d, category_of, chosen), volume)
     for slug in slugs(root, volume):
         edit_lines(

@@ -2,8 +2,9 @@
 pre-registered minimum of validated items per category.
 
 A category with fewer validated items than ``thresholds.min_category_items`` has no
-per-category rate worth publishing; the audit fails it (with the count and the minimum)
-so the maintainer adds items or withholds the category's rates.
+per-category rate worth publishing: the figures withhold its rates (``generator.minimums``,
+the one rule both use) and the audit fails it, with the count and the minimum, so the
+maintainer sees it before publishing and adds items.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 
 from generator.audit.base import AuditContext, Case, Section
+from generator.minimums import withheld_categories
 from generator.words import counted
 
 NAME = "balance"
@@ -31,22 +33,23 @@ def balance(ctx: AuditContext) -> Section:
     layout = ctx.data.layout
     where = layout.rel(layout.volume_file(ctx.data.volume.id))
     cases: list[Case] = []
-    for category in [c.id for c in ctx.data.bank.manifest.categories]:
+    categories = [c.id for c in ctx.data.bank.manifest.categories]
+    below = {w.category for w in withheld_categories(ctx.data.volume, ctx.items, categories)}
+    for category in categories:
         rows = {k: v for k, v in table.items() if k[0] == category}
         validated = sum(v for k, v in rows.items() if k[3] == "validated")
         shown = ", ".join(
             f"tier {t} {side} {status}: {n}" for (_, t, side, status), n in rows.items()
         )
         text = f"{category}: {validated} validated ({shown or 'no items'})"
-        # A category with no item in this volume's bank version publishes no rate to withhold.
-        if minimum is not None and rows and validated < minimum:
+        if category in below:
             cases.append(
                 Case(
                     f"category/{category}",
                     "fail",
                     f"category {category} has {counted(validated, 'validated item')}, below the "
-                    f"pre-registered minimum of {minimum}: its per-category rates are not "
-                    "publishable; add validated items or withhold them",
+                    f"pre-registered minimum of {minimum}: its per-category rates are "
+                    "withheld (not published); add validated items",
                     where,
                     "category-below-minimum",
                 )

@@ -6,7 +6,8 @@
 - **Unknown items never help**: adding draws of an item the bank does not schedule,
   every one passing, lowers no candidate's failure count on the scheduled items.
 - **Removing a draw never improves coverage**: coverage is the share of *scheduled*
-  draws that produced an answer, so a lost draw dropped from the records must not raise it.
+  draws that produced an answer (``generator.figures.coverage``, the published figure),
+  so a lost draw dropped from the records must not raise it.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from dataclasses import replace
 
 from generator import figures
 from generator.audit.base import AuditContext, Case, Section
+from generator.figures.coverage import answered_share, coverage_of
 from generator.figures.tally import Tally, tally_bundle
 from generator.models.figures import FiguresRegistry
 from generator.store.rowtypes import BundleData, DrawKey, VerdictRow
@@ -40,11 +42,6 @@ def _shuffled(data: VolumeData) -> VolumeData:
         rng.shuffle(panel)
         bundles[slug] = replace(b, draws=draws, verdicts=verdicts, panel=panel)
     return replace(data, bundles=bundles)
-
-
-def coverage(tally: Tally, scheduled: int) -> float:
-    """Share of the scheduled draws that produced an answer."""
-    return (tally.draws - tally.lost) / scheduled if scheduled else 0.0
 
 
 def _tally(ctx: AuditContext, bundle: BundleData) -> Tally:
@@ -78,10 +75,15 @@ def _removed_draw(ctx: AuditContext, bundle: BundleData) -> str | None:
         return None
     lost = [v for v in bundle.verdicts if v.verdict == "lost"] or bundle.verdicts
     gone = lost[0].key
-    scheduled = len(ctx.items) * ctx.data.volume.draws_per_item()
-    trimmed = replace(bundle, verdicts=[v for v in bundle.verdicts if v.key != gone])
-    before = coverage(_tally(ctx, bundle), scheduled)
-    after = coverage(_tally(ctx, trimmed), scheduled)
+    trimmed = replace(
+        bundle,
+        draws=[d for d in bundle.draws if d.key != gone],
+        verdicts=[v for v in bundle.verdicts if v.key != gone],
+    )
+    items = {m.id for m in ctx.items}
+    protocol = ctx.data.volume.protocol
+    before = answered_share(coverage_of(bundle, items, protocol))
+    after = answered_share(coverage_of(trimmed, items, protocol))
     if after > before:
         return f"{bundle.slug}: removing draw {gone.item}/{gone.half}/{gone.draw} raised coverage"
     return None

@@ -13,9 +13,15 @@ from dataclasses import dataclass, field
 
 from generator.calibration.agreement import CriterionAgreement, by_criterion
 from generator.calibration.design import Frame, Issue, check_design
-from generator.calibration.rule import Decision, decide
+from generator.calibration.rule import Decision
+from generator.calibration.versions import VersionResult, by_version, combined
 from generator.errors import Problem
-from generator.models.calibration import CALIBRATION_FILE, CalibrationRecord, CalibrationSet
+from generator.models.calibration import (
+    CALIBRATION_FILE,
+    RUBRIC_CRITERION,
+    CalibrationRecord,
+    CalibrationSet,
+)
 from generator.store.jsonl import Bounds, Problems, iter_jsonl
 from generator.store.volume import VolumeData
 
@@ -38,8 +44,10 @@ class Calibration:
         path: The records file as messages print it.
         records: The units with their line numbers.
         problems: Unreadable lines and every way the sample breaks its declaration.
-        results: Agreement per criterion type.
-        decision: The rule applied to every calibrated judge.
+        results: Agreement per criterion type, over the whole sample.
+        decision: The rule applied to every calibrated judge, version by version.
+        judges: The calibrated judges' keys.
+        versions: The rule applied to the units of each bank version the sample spans.
     """
 
     declared: CalibrationSet | None
@@ -49,6 +57,7 @@ class Calibration:
     results: tuple[CriterionAgreement, ...] = ()
     decision: Decision | None = None
     judges: tuple[str, ...] = field(default=())
+    versions: tuple[VersionResult, ...] = ()
 
     @property
     def label(self) -> str:
@@ -78,39 +87,59 @@ def frame(data: VolumeData) -> Frame:
         for slug, bundle in data.bundles.items()
     }
     slugs = [c.slug for c in data.volume.candidates]
-    return Frame(judged, slugs, draws, calibrated_judges(data))
+    rubrics: dict[str, dict[str, str]] = {}
+    pass_fail: set[str] = set()
+    for item in judged:
+        full = data.bank.full_item(item)
+        if full is None:  # held out, read without the private store
+            continue
+        if full.rubric is None:
+            pass_fail.add(item)
+        else:
+            rubrics[item] = {i: RUBRIC_CRITERION[k] for i, k in full.rubric.kinds().items()}
+    return Frame(judged, slugs, draws, calibrated_judges(data), rubrics, frozenset(pass_fail))
 
 
-def _recorded_grades(data: VolumeData) -> dict[tuple[str, str, str, int, str], tuple[str, str]]:
-    """Each calibrated judge's pass/fail grades in the bundles (its verdicts as grader,
-    its votes as panel judge), with the file that records them, by draw and judge."""
+Given = dict[tuple[str, str, str, int, str, str], tuple[str, str]]
+
+
+def _recorded_grades(data: VolumeData) -> Given:
+    """Each calibrated judge's grades in the bundles, with the file that records them, by
+    draw, judge and rubric line (``""``: the pass/fail verdict): its verdicts as grader
+    (and its grade of each rubric line), its votes as panel judge."""
     judges = set(calibrated_judges(data))
-    given: dict[tuple[str, str, str, int, str], tuple[str, str]] = {}
+    given: Given = {}
     for slug, bundle in data.bundles.items():
         for v in bundle.verdicts:
-            if v.grader in judges and v.verdict in ("pass", "fail"):
-                given[(slug, *v.key, v.grader)] = (v.verdict, "verdicts.jsonl")
+            if v.grader not in judges:
+                continue
+            if v.verdict in ("pass", "fail"):
+                given[(slug, *v.key, v.grader, "")] = (v.verdict, "verdicts.jsonl")
+            for g in v.rubric.lines if v.rubric is not None else ():
+                label = "yes" if g.met else "no"
+                given[(slug, *v.key, v.grader, g.line)] = (label, "verdicts.jsonl")
         for p in bundle.panel:
             if p.judge in judges and p.vote in ("pass", "fail"):
-                given.setdefault((slug, *p.key, p.judge), (p.vote, "panel.jsonl"))
+                given.setdefault((slug, *p.key, p.judge, ""), (p.vote, "panel.jsonl"))
     return given
 
 
-def _recorded_verdicts(
+def recorded_verdicts(
     data: VolumeData, records: list[tuple[int, CalibrationRecord]]
 ) -> list[Issue]:
-    """A calibrated judge's grade of a pass/fail unit is the grade it recorded in the
-    bundle: a grade the bundle does not record, or records otherwise, is refused (the
-    judge is calibrated on the grades the published numbers use)."""
+    """A calibrated judge's grade of a unit (a pass/fail verdict, or a rubric line) is
+    the grade it recorded in the bundle: a grade the bundle does not record, or records
+    otherwise, is refused (the judge is calibrated on the grades the published numbers
+    use)."""
     out: list[Issue] = []
     judges = set(calibrated_judges(data))
     given = _recorded_grades(data)
     for line, r in records:
-        if r.criterion != "pass-fail" or r.candidate not in data.bundles:
+        if r.candidate not in data.bundles:
             continue
         for g in (g for g in r.grades if g.rater in judges):
-            recorded = given.get((r.candidate, r.item, r.half, r.draw, g.rater))
-            where = f"{r.item} {r.half}{r.draw}"
+            recorded = given.get((r.candidate, r.item, r.half, r.draw, g.rater, r.line or ""))
+            where = f"{r.item} {r.half}{r.draw}" + (f" line {r.line}" if r.line else "")
             if recorded is None:
                 message = f"{g.rater} has no recorded grade of {r.candidate} {where}"
             elif recorded[0] != g.label:
@@ -161,19 +190,25 @@ def calibrate(data: VolumeData, bounds: Bounds | None = None) -> Calibration:
     records = list(iter_jsonl(path, CalibrationRecord, shown, problems, bounds or Bounds()))
     # A judge off the jury first: it explains every line's findings that follow.
     issues = _seated(data) + check_design(records, frame(data), decl)
-    issues += _recorded_verdicts(data, records)
+    issues += recorded_verdicts(data, records)
     for issue in issues:
         problems.add(shown, issue.line, issue.rule, issue.message, issue.fix)
     judges = calibrated_judges(data)
     humans = [h.id for h in decl.humans]
     level = float(data.volume.thresholds.confidence)
-    results = tuple(by_criterion([r for _, r in records], humans, judges, level))
+    units = [r for _, r in records]
+    results = tuple(by_criterion(units, humans, judges, level))
+    bank = data.bank
+    added = {i: m.added_in for i, m in (*bank.public.items(), *bank.heldout.items())}
+    order = bank.manifest.versions_up_to(data.volume.bank_version)
+    versions = by_version(units, added, order, decl.rule, humans, judges, level)
     return Calibration(
         decl,
         shown,
         tuple(records),
         tuple(problems.items),
         results,
-        decide(results, decl.rule, judges),
+        combined(versions, judges),
         judges,
+        versions,
     )

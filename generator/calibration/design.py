@@ -10,7 +10,7 @@ safety failures.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from generator.models.calibration import ACCEPT, CalibrationRecord, CalibrationSet
 from generator.words import counted
@@ -39,12 +39,18 @@ class Frame:
         draws: Draw keys ``(item, half, draw)`` each bundle has, by slug (a bundle left
             out is not checked draw by draw).
         judges: The calibrated judges' keys.
+        rubrics: Each readable rubric item's lines, ``{line id: criterion type}``, by item
+            id (a held-out item read without the private store is absent: its lines are
+            not checked).
+        pass_fail: The judged items scored pass/fail (no rubric), where that is known.
     """
 
     judged: Mapping[str, str]
     candidates: Sequence[str]
     draws: Mapping[str, frozenset[tuple[str, str, int]]]
     judges: Sequence[str]
+    rubrics: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    pass_fail: frozenset[str] = frozenset()
 
 
 def draw_id(record: CalibrationRecord) -> DrawId:
@@ -65,6 +71,9 @@ def _unit(line: int, record: CalibrationRecord, frame: Frame, humans: set[str]) 
         (record.item, record.half, record.draw) not in frame.draws[record.candidate]
     ):
         out.append(Issue("calibration-draw", line, f"{where} is not a draw of the bundle"))
+    criterion = _criterion_problem(record, frame)
+    if criterion is not None:
+        out.append(Issue("calibration-criterion", line, f"{where}: {criterion}"))
     raters = {g.rater for g in record.grades}
     if len(raters & humans) < 2:
         out.append(
@@ -89,6 +98,23 @@ def _unit(line: int, record: CalibrationRecord, frame: Frame, humans: set[str]) 
             )
         )
     return out
+
+
+def _criterion_problem(record: CalibrationRecord, frame: Frame) -> str | None:
+    """Why the unit's criterion is not one its item has (None: it is, or cannot be known)."""
+    lines = frame.rubrics.get(record.item)
+    if record.criterion == "pass-fail":
+        return "a rubric item is graded line by line, not pass/fail" if lines else None
+    if record.item in frame.pass_fail:
+        return f"{record.item} has no rubric, so no {record.criterion} line"
+    if lines is None or record.line is None:
+        return None
+    kind = lines.get(record.line)
+    if kind is None:
+        return f"{record.item}'s rubric has no line {record.line}"
+    if kind != record.criterion:
+        return f"line {record.line} of {record.item} is a {kind} line, not {record.criterion}"
+    return None
 
 
 def _rejected(record: CalibrationRecord, judges: Sequence[str]) -> bool:

@@ -48,6 +48,14 @@ def notes(cal: Calibration) -> list[str]:
                 f"{_fmt(mean_statistic(j.humans, 'kappa'))}, humans with each other {humans} "
                 f"({c.units} units)"
             )
+    if len(cal.versions) > 1:
+        for v in cal.versions:
+            accepted = ", ".join(v.decision.accepted) or "none"
+            refused = ", ".join(v.decision.refused) or "none"
+            out.append(
+                f"calibration rule on bank {v.version} items ({v.units} units): accepted "
+                f"{accepted}; refused {refused}"
+            )
     if cal.decision is not None:
         accepted = ", ".join(cal.decision.accepted) or "none"
         refused = ", ".join(cal.decision.refused) or "none"

@@ -25,6 +25,8 @@ class Refusal:
     rule: str
     """``kappa-floor`` or ``not-worse-than-humans``."""
     message: str
+    version: str | None = None
+    """The bank version whose units broke the rule, when the sample spans several."""
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,18 @@ from pathlib import Path
 import click
 
 from generator import __version__
-from generator.cli import audit, exporting, gates, holders, inputs, onramp, outputs, runners
+from generator.cli import (
+    audit,
+    calibrating,
+    exporting,
+    gates,
+    holders,
+    inputs,
+    onramp,
+    outputs,
+    runners,
+    sampling,
+)
 from generator.cli.base import CONTEXT_SETTINGS, EPILOG, Group, State, parse_limits
 from generator.store import Layout
 
@@ -66,6 +77,7 @@ def main(
 
 for _command in (
     *onramp.COMMANDS,
+    *sampling.COMMANDS,
     inputs.demo,
     inputs.schema,
     inputs.show,
@@ -83,7 +95,7 @@ for _command in (
 ):
     main.add_command(_command)
 # Readers of other runners' logs: rows for `import records`, under the same group.
-for _reader in runners.COMMANDS:
+for _reader in (*runners.COMMANDS, *calibrating.COMMANDS):
     onramp.import_group.add_command(_reader)
 
 __all__ = ["EPILOG", "State", "main"]

@@ -1,4 +1,4 @@
-"""Commands that start a root and bring a maintainer's data in: init, import, prereg, sample."""
+"""Commands that start a root and bring a maintainer's data in: init, import, prereg."""
 
 from __future__ import annotations
 
@@ -267,7 +267,9 @@ def import_records_command(
     judges' and the adjudication seat's labels are panel votes). When volume.yaml
     declares scoring, each label is kept as given and pass/fail is derived by the
     pre-registered rule of the item's group (no --pass-label etc. then); otherwise the
-    label options say what a label means. Held-out responses go to the private store;
+    label options say what a label means. A rubric item's draw carries the grader's
+    rubric grades instead: met:<rater>:<line> (yes/no) and quote:<rater>:<line> per
+    rubric line and deflected:<rater>. Held-out responses go to the private store;
     an existing bundle is refused, never overwritten.
     """
     from generator.importing.bundles import write_bundles
@@ -338,58 +340,4 @@ def prereg(state: State, volume: str, write: bool, check: bool) -> None:
         err.print(f"{volume}: preregistration.sha256 {'written' if changed else 'unchanged'}")
 
 
-@click.command(epilog=EPILOG)
-@click.argument("volume")
-@click.option(
-    "--records",
-    "records",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="List the sample from this records file (before import) instead of the bundles.",
-)
-@click.option(
-    "--out",
-    "out_file",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Write here (.csv or .jsonl) instead of CSV on stdout.",
-)
-@label_options
-@table_options
-@pass_state
-def sample(
-    state: State,
-    /,
-    volume: str,
-    records: Path | None,
-    out_file: Path | None,
-    pass_labels: tuple[str, ...],
-    fail_labels: tuple[str, ...],
-    refused_labels: tuple[str, ...],
-    **table: Any,
-) -> None:
-    """List the draws of VOLUME the panel must vote on (the pre-registered sample).
-
-    From the imported bundles' verdicts, or with --records from a records file's
-    grader labels before import. One row per draw: candidate, item, half, draw,
-    category, why (stratified, borderline, grader_refused), judges.
-    """
-    from generator.importing.sample import sample_from_bundles, sample_from_rows, sample_text
-
-    if records is not None:
-        from generator.importing.records import record_rows
-        from generator.importing.rows import RecordRow
-
-        rows = record_rows(_table(state, records, table, RecordRow), str(records))
-        labels = _labels(pass_labels, fail_labels, refused_labels)
-        drawn = sample_from_rows(state.layout, volume, rows, labels, state.bounds)
-    else:
-        drawn = sample_from_bundles(state.layout, volume, state.bounds)
-    as_jsonl = out_file is not None and out_file.suffix == ".jsonl"
-    text = sample_text(drawn, "jsonl" if as_jsonl else "csv")
-    if out_file is None:
-        click.echo(text, nl=False)
-    else:
-        out_file.write_text(text, encoding="utf-8")
-    err.print(f"{volume}: {len(drawn)} draws in the panel sample", markup=False)
-
-
-COMMANDS = (init, import_group, prereg, sample)
+COMMANDS = (init, import_group, prereg)

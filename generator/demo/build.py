@@ -11,6 +11,7 @@ import datetime as dt
 import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +33,7 @@ from generator.models.base import Record, slugify
 from generator.models.calibration import CALIBRATION_FILE, CalibrationRecord
 from generator.models.records import PrivateResponse
 from generator.models.scoring import Scoring
-from generator.models.volume import Jury, Protocol, Thresholds
+from generator.models.volume import Jury, Protocol, Ranking, Thresholds
 from generator.prereg import preregistration_sha256
 from generator.progress import Progress, silent
 from generator.store.paths import Layout
@@ -115,6 +116,8 @@ def _volume(
         panel_sample_fraction=vol.panel_fraction,
         sample_seed=vol.sample_seed,
         min_category_items=vol.min_category_items,
+        # Rank ranges from paired comparisons, Holm across all pairs (issue 17).
+        ranking=Ranking(method="paired-holm", familywise_confidence=Decimal("0.95")),
     )
     jury = _jury(spec)
     scoring = Scoring.model_validate(demo_scoring(categories, vol.reference))
@@ -271,11 +274,8 @@ def build(spec: DemoSpec = EXAMPLE, progress: Progress = silent) -> DemoOutput:
                 out, spec, vol, volume.protocol, cand, run_date, vol_items, keys
             )
         if vol.calibration is not None:
-            category = {d.item.id: d.item.category for d in vol_items}
-            seed = f"{spec.seed}:{vol.id}:calibration"
-            units = calibration_units(
-                vol.calibration, verdicts, category, spec.jury.grader.api, seed
-            )
+            meta = {d.item.id: (d.item.category, d.item.added_in) for d in vol_items}
+            units = calibration_units(vol.calibration, verdicts, meta, spec.jury.grader.api, volume)
             out.public[f"bundles/{vol.id}/{CALIBRATION_FILE}"] = _jsonl(CalibrationRecord, units)
     return out
 

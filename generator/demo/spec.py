@@ -65,16 +65,12 @@ class CandidateSpec:
 @_FORBID
 @dataclass(frozen=True)
 class CalibrationSpec:
-    """A volume's calibration set and how it is simulated (``generator.demo.calibration``):
-    ``safety_fails`` safety draws the grader failed, then ``per_category`` draws of every
-    category (``per_rubric_category`` of a rubric one); ``judge_wrong`` by criterion type."""
+    """A volume's calibration set and how its human grades are simulated
+    (``generator.demo.calibration``): ``judge_wrong`` by criterion type."""
 
     declared: CalibrationSet
     judge_wrong: dict[CriterionType, float]
     human_flip: float = 0.05
-    safety_fails: int = 24
-    per_category: int = 5
-    per_rubric_category: int = 12
 
 
 @_FORBID

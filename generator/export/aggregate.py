@@ -7,7 +7,9 @@ from decimal import Decimal
 from typing import Any
 
 from generator import __version__
+from generator.calibration.check import UNVALIDATED
 from generator.export.run import SCHEMA_VERSION, Run
+from generator.figures.calibration import STATUS_KEY
 from generator.hashing import sha256_bytes
 from generator.models.base import version_slug
 from generator.models.figures import Figure
@@ -93,9 +95,30 @@ def _number(text: str) -> float:
     return float(Decimal(text))
 
 
+def _judge_status(run: Run, figure: Figure) -> dict[str, str]:
+    """A judged rate's calibration status and why (DESIGN §12): ``judge_validation`` is
+    ``judge-unvalidated`` or ``judge-calibrated``; nothing for a rate no model judge
+    decides. Every Eval Ever holds it as a string in ``metric_config.additional_details``
+    (its ``llm_scoring`` block needs the judge prompt, which probepress does not hold)."""
+    status = figure.detail.get(STATUS_KEY)
+    if not isinstance(status, str):
+        return {}
+    draws = run.registered.get(f"{run.data.id}/calibration/draws")
+    statement = draws.detail.get("statement") if draws is not None else None
+    out = {"judge_validation": status}
+    if isinstance(statement, str):
+        out["judge_validation_statement"] = statement
+    return out
+
+
 def _result(run: Run, figure: Figure) -> dict[str, Any]:
-    """One registered rate as an evaluation result."""
+    """One registered rate as an evaluation result (a judge-unvalidated rate says so in
+    its name too, where every reader of the record sees it)."""
     data = run.data
+    judge = _judge_status(run, figure)
+    name = figure.label
+    if judge.get("judge_validation") == UNVALIDATED:
+        name = f"{name} [{UNVALIDATED}]"
     details = {
         "figure_id": figure.id,
         "value_text": figure.value,
@@ -119,19 +142,19 @@ def _result(run: Run, figure: Figure) -> dict[str, Any]:
         }
     return {
         "evaluation_result_id": figure.id,
-        "evaluation_name": figure.label,
+        "evaluation_name": name,
         "source_data": _source_data(run),
         "metric_config": {
-            "evaluation_description": f"{figure.label}: {figure.method}",
+            "evaluation_description": f"{name}: {figure.method}",
             "metric_id": "probepress." + figure.id.removeprefix(f"{data.id}/{run.slug}/"),
-            "metric_name": figure.label,
+            "metric_name": name,
             "metric_kind": "failure_rate",
             "metric_unit": "proportion",
             "lower_is_better": True,
             "score_type": "continuous",
             "min_score": 0,
             "max_score": 1,
-            "additional_details": _jury(run),
+            "additional_details": _jury(run) | judge,
         },
         "score_details": {
             "score": _number(figure.value),

@@ -11,57 +11,103 @@ from generator.figures.builder import (
     difference_interval,
     points_display,
 )
+from generator.figures.calibration import STATUS_KEY
 from generator.figures.context import FigureContext, sources_of
 from generator.figures.tally import VolumeTally, tally_volume
+from generator.models.figures import Param
+from generator.stats import RankRange, holm_separations, paired_rank_ranges, rank_ranges
 from generator.stats import difference_interval as stats_difference
-from generator.stats import rank_ranges
 from generator.store.volume import VolumeData
 
 RANK_METHOD = "rank range from non-overlapping narrow core-rate intervals"
+PAIRED_RANK_METHOD = (
+    "rank range from paired differences of narrow core rates on the same items, "
+    "Holm-adjusted across all pairs; family-wise confidence {level}"
+)
+
+CoreCounts = dict[str, tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]]
 
 
-def rank_figures(ctx: FigureContext, core: dict[str, tuple[float, float, float]]) -> None:
-    """Best and worst rank and tie group of every candidate, from core-rate intervals."""
+def rank_figures(
+    ctx: FigureContext,
+    core: dict[str, tuple[float, float, float]],
+    counts: CoreCounts,
+    judge: str | None = None,
+) -> None:
+    """Best and worst rank of every candidate: from paired comparisons when the volume
+    declares ``thresholds.ranking``, else (earlier volumes, whose figures stay as
+    published) from overlapping core-rate intervals, with tie groups. ``judge`` is the
+    calibration status the ranks carry when a model judge decides the core rates
+    (``detail["judge"]``, as on the rates: ``judge-unvalidated`` says so)."""
     slugs = sorted(core)
     if not slugs:
         return
-    ranges = rank_ranges(
-        [core[s][0] for s in slugs],
-        [core[s][1] for s in slugs],
-        [core[s][2] for s in slugs],
-        slugs,
+    ranking = ctx.data.volume.thresholds.ranking
+    if ranking is None:
+        ranges = rank_ranges(
+            [core[s][0] for s in slugs],
+            [core[s][1] for s in slugs],
+            [core[s][2] for s in slugs],
+            slugs,
+        )
+        _register_ranks(ctx, ranges, RANK_METHOD, {}, "the core-rate intervals allow", judge)
+        return
+    level = str(ranking.familywise_confidence)
+    separated = holm_separations(
+        {s: counts[s] for s in slugs}, float(ranking.familywise_confidence)
     )
+    ranges = paired_rank_ranges(slugs, separated)
+    detail: dict[str, dict[str, Param | list[str]]] = {
+        s: {
+            "better_than": sorted(x.worse for x in separated if x.better == s),
+            "worse_than": sorted(x.better for x in separated if x.worse == s),
+            "familywise_confidence": level,
+        }
+        for s in slugs
+    }
+    method = PAIRED_RANK_METHOD.format(level=level)
+    _register_ranks(ctx, ranges, method, detail, "the paired comparisons allow", judge)
+
+
+def _register_ranks(
+    ctx: FigureContext,
+    ranges: list[RankRange],
+    method: str,
+    extra: dict[str, dict[str, Param | list[str]]],
+    allow: str,
+    judge: str | None,
+) -> None:
+    """``rank_best`` and ``rank_worst`` of every candidate, and ``tie_group`` where the
+    rule defines one."""
     for rr in ranges:
-        bundle = ctx.data.bundles[rr.name]
-        src = ctx.sources_for(bundle)
+        src = ctx.sources_for(ctx.data.bundles[rr.name])
         p = f"{ctx.vid}/{rr.name}"
-        detail = {"of": len(slugs)}
-        ctx.reg.count(
-            f"{p}/rank_best",
-            "Best rank the core-rate intervals allow",
-            rr.best,
-            src,
-            method=RANK_METHOD,
-            detail=detail,
-            kind="rank",
-        )
-        ctx.reg.count(
-            f"{p}/rank_worst",
-            "Worst rank the core-rate intervals allow",
-            rr.worst,
-            src,
-            method=RANK_METHOD,
-            detail=detail,
-            kind="rank",
-        )
-        ctx.reg.count(
-            f"{p}/tie_group",
-            "Tie group (candidates whose intervals overlap share one)",
-            rr.tie_group,
-            src,
-            method=RANK_METHOD,
-            kind="rank",
-        )
+        status: dict[str, Param] = {STATUS_KEY: judge} if judge else {}
+        detail: dict[str, Param | list[str]] = {
+            "of": len(ranges),
+            **extra.get(rr.name, {}),
+            **status,
+        }
+        for end, rank in (("best", rr.best), ("worst", rr.worst)):
+            ctx.reg.count(
+                f"{p}/rank_{end}",
+                f"{end.capitalize()} rank {allow}",
+                rank,
+                src,
+                method=method,
+                detail=detail,
+                kind="rank",
+            )
+        if rr.tie_group is not None:
+            ctx.reg.count(
+                f"{p}/tie_group",
+                "Tie group (candidates whose intervals overlap share one)",
+                rr.tie_group,
+                src,
+                method=method,
+                detail=dict(status),
+                kind="rank",
+            )
 
 
 def bank_health_figures(ctx: FigureContext) -> None:

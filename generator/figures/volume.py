@@ -22,9 +22,12 @@ from generator.figures.builder import (
 )
 from generator.figures.calibration import HUMAN_REFERENCE, STATUS_KEY, calibration_figures
 from generator.figures.context import FigureContext
+from generator.figures.coverage import coverage_figures
 from generator.figures.jury import jury_figures, leniency_figure
 from generator.figures.rubric import rubric_figures
 from generator.figures.tally import Tally
+from generator.figures.withheld import withheld, withheld_figures
+from generator.figures.wrong import wrong_figures
 from generator.models.figures import Param, Source
 from generator.models.volume import CandidateRef
 from generator.stats.differences import narrow_differences
@@ -79,10 +82,15 @@ class VolumeFigures:
         self.sources_for = self.ctx.sources_for
         self._rates: list[_RateJob] = []
         self._splits: list[_SplitJob] = []
+        self._withheld: set[str] = set()
+        """Categories whose per-category rates are withheld (below the minimum)."""
         self._absent: list[str] = []
         """Rates with no item to average over (e.g. Tier 0 of a bank without Tier 0 items)."""
         self.judge_status = ""
         """``judge-calibrated`` or ``judge-unvalidated`` (set by ``compute``)."""
+        self.core_counts: dict[str, tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]] = {}
+        """Per candidate slug, fail counts and usable draws of every validated core item
+        (one shared item list): the paired comparisons of the rank ranges use them."""
 
     # -- rates ---------------------------------------------------------------------------
 
@@ -156,6 +164,9 @@ class VolumeFigures:
     def candidates(self) -> dict[str, tuple[float, float, float]]:
         """Per-candidate figures; returns core rate estimates with narrow bounds."""
         core_rates: dict[str, tuple[float, float, float]] = {}
+        found = withheld(self.ctx)
+        self._withheld = {w.category for w in found}
+        withheld_figures(self.ctx, found)
         for ref in self.data.volume.candidates:
             self._candidate(ref)
         self._register_rates(core_rates)
@@ -227,6 +238,7 @@ class VolumeFigures:
         p = f"{self.vid}/{slug}"
         core = validated & vt.select(core=True)
         self._rate(f"{p}/core_rate", f"Core failure rate of {name}", t, core, src, core_of=slug)
+        self.core_counts[slug] = (t.k[core], t.n[core])
         self._rate(
             f"{p}/full_rate",
             f"Full-bank failure rate of {name} (bank {self.data.volume.bank_version})",
@@ -258,6 +270,7 @@ class VolumeFigures:
             src,
             detail={"undecided": t.refused_undecided},
         )
+        coverage_figures(self.ctx, p, name, bundle)
         self._reference_counts(p, name, t, src)
         leniency_figure(self.ctx, f"{p}/leniency", f"Grader leniency on {name}", [bundle])
 
@@ -280,6 +293,8 @@ class VolumeFigures:
         """Queue one candidate's rates per category, per tier and per half."""
         vt = self.tally
         for cat in [c.id for c in self.data.bank.manifest.categories]:
+            if cat in self._withheld:  # below the minimum: declared absent, with why
+                continue
             mask = validated & vt.select(category=cat)
             self._rate(
                 f"{p}/category/{cat}/rate", f"Failure rate of {name} on {cat} items", t, mask, src
@@ -341,12 +356,22 @@ class VolumeFigures:
                 },
             )
 
+    def _core_judge(self, core: dict[str, tuple[float, float, float]]) -> str | None:
+        """The calibration status the core rates carry (None: no model judge decides any)."""
+        for slug in sorted(core):
+            figure = self.reg.figures.get(f"{self.ctx.vid}/{slug}/core_rate")
+            status = figure.detail.get(STATUS_KEY) if figure is not None else None
+            if isinstance(status, str):
+                return status
+        return None
+
     def compute(self) -> FigureSet:
         """Every figure of the volume, in a fixed order."""
         self.judge_status = calibration_figures(self.ctx)
         core = self.candidates()
         rubric_figures(self.ctx)
-        rank_figures(self.ctx, core)
+        wrong_figures(self.ctx, self.judge_status)
+        rank_figures(self.ctx, core, self.core_counts, self._core_judge(core))
         jury_figures(self.ctx)
         bank_health_figures(self.ctx)
         across_volume_figures(self.ctx)

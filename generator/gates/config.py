@@ -116,12 +116,15 @@ def _history(ctx: GateContext, out: Findings) -> None:
 
 
 # Declarations the format added after volumes had results (qualification: jury schema 2;
-# grading and min_category_items: the audit). Absent then and declared now, they are not a
-# change of a registered value, but nothing shows they predate the results: they warn.
+# grading and min_category_items: the audit; ranking: paired rank ranges, issue 17;
+# min_volume_items: minimum sizes). Absent then and declared now, they are not a change
+# of a registered value, but nothing shows they predate the results: they warn.
 _LATER_DECLARATIONS = (
     ("jury", "qualification"),
     ("jury", "grading"),
     ("thresholds", "min_category_items"),
+    ("thresholds", "ranking"),
+    ("thresholds", "min_volume_items"),
 )
 
 

@@ -4,7 +4,9 @@ The working tree is clean (no modified, staged or untracked files — the dirty 
 named) and the release records HEAD; publishing outside a git checkout fails. Every
 figure cited in hand-written pages (``site_src/*.md``) and templates resolves to a
 registered figure; every registered figure of the volume recomputes from its sources
-with matching SHA-256; every frozen file ever published is byte-unchanged.
+with matching SHA-256; every frozen file ever published is byte-unchanged. A volume whose
+bank version has fewer validated items than its pre-registered
+``thresholds.min_volume_items`` is not published at all (``generator.minimums``).
 
 Two parts: ``check`` (the commit, and the recomputation — from the volume's files as
 read, never from anything the same run stored) and ``check_outputs`` (citations and the
@@ -21,6 +23,7 @@ from generator.causes import Because, figures_by_source
 from generator.errors import ProbepressError, Problem
 from generator.gates.base import Findings, GateContext, GateResult
 from generator.hashing import drift, on_disk
+from generator.minimums import volume_shortfall
 from generator.site.figrefs import citations
 from generator.site.lint import hand_written_pages, lint_pages
 from generator.store.paths import FIGURES_REGISTRY, FINGERPRINT_REGISTRY
@@ -66,8 +69,23 @@ def check(ctx: GateContext) -> GateResult:
             out.add("no-commit", ".", None, "the repository has no commit yet")
         else:
             notes.append(f"inputs commit {head}")
+    _minimum(ctx, out)
     pending = _recompute(ctx, out)
     return out.result(notes=notes, pending=pending)
+
+
+def _minimum(ctx: GateContext, out: Findings) -> None:
+    """The bank version has the pre-registered minimum of validated items."""
+    why = volume_shortfall(ctx.data.volume, ctx.items.values())
+    if why is not None:
+        out.add(
+            "volume-below-minimum",
+            ctx.volume_file,
+            None,
+            why,
+            "validate more items and publish them in a later volume; the minimum was "
+            "pre-registered, so it cannot be lowered for this one",
+        )
 
 
 def check_outputs(ctx: GateContext) -> GateResult:

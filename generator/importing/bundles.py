@@ -27,6 +27,7 @@ from generator.importing.labels import LabelMap, Reading, Scorer
 from generator.importing.rows import RecordRow
 from generator.importing.seal import Build, Sealed, qualification_problems, seal_all, sealed
 from generator.models import Volume
+from generator.rubric import rubric_items
 from generator.sampling import Eligible, panel_sample
 from generator.store.bank import Bank, load_bank, load_private_items, require
 from generator.store.jsonl import Bounds, Problems, load_document
@@ -104,9 +105,11 @@ def _row_lines(
     if heldout and key is None:
         raise rowlines.RowError("held-out responses need the bank secret in the private store")
     meta = bank.meta(row.item)
-    verdict = rowlines.verdict_line(row, meta, bank.full_item(row.item), build.seats, ctx.scorer)
+    scored = row.item in ctx.rubric
+    full = bank.full_item(row.item)
+    verdict = rowlines.verdict_line(row, meta, full, build.seats, ctx.scorer, scored)
     draw, private = rowlines.draw_line(row, rowlines.Bound(volume.id, build.slug, key))
-    votes = rowlines.panel_labels(row, build.seats, ctx.scorer) if meta.tier == 1 else {}
+    votes = rowlines.panel_labels(row, build.seats, ctx.scorer, scored) if meta.tier == 1 else {}
     if meta.tier == 0 and build.seats.grader in row.labels:
         build.lines.unused_tier0_labels += 1
     build.lines.draws.append(draw)
@@ -122,6 +125,8 @@ class _Context:
     scorer: Scorer
     secret: bytes | None
     inputs_shown: str
+    rubric: frozenset[str] = frozenset()
+    """Items the volume scores by their rubric."""
 
 
 def _panel(
@@ -223,7 +228,7 @@ def _collect(
             try:
                 found = _row_lines(build, located, volume, bank, ctx)
             except rowlines.RowError as exc:
-                problems.add(located.path, located.line, "row", str(exc))
+                problems.add(located.path, located.line, exc.rule, str(exc))
                 continue
             if found is not None and found[1]:
                 pending.append((located, found[0], build.lines.verdicts[-1]))
@@ -353,8 +358,8 @@ def write_bundles(
     for message in qualification_problems(vol, manifest_inputs, inputs_shown):
         problems.add(inputs_shown, None, "manifest-inputs", message)
     secret = commitments.load_secret(layout) if bank.heldout else None
-    scorer = Scorer.of(vol, bank.active_items(vol.bank_version), labels)
-    ctx = _Context(scorer, secret, inputs_shown)
+    active = bank.active_items(vol.bank_version)
+    ctx = _Context(Scorer.of(vol, active, labels), secret, inputs_shown, rubric_items(vol, active))
     builds = _collect(located, vol, bank, manifest_inputs, ctx, layout, problems)
     ready: list[Sealed] = []
     for build in builds if not problems else []:

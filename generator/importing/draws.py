@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generator import commitments
+from generator.importing.grades import GradeError, rubric_verdict, stray_grades
 from generator.importing.inputs import CandidateRun
-from generator.importing.labels import LabelError, Reading, Scorer
+from generator.importing.labels import LabelError, Reading, Scorer, label_outcome
 from generator.importing.rows import RecordRow
 from generator.models.bank import BankItem, ItemMeta
 from generator.models.records import LOST_STATUSES
@@ -25,7 +26,12 @@ from generator.tier0 import run_check
 
 
 class RowError(ValueError):
-    """A row that cannot become bundle lines (the message says why)."""
+    """A row that cannot become bundle lines (the message says why; ``rule`` names the
+    rule it breaks)."""
+
+    def __init__(self, message: str, rule: str = "row") -> None:
+        super().__init__(message)
+        self.rule = rule
 
 
 @dataclass(frozen=True)
@@ -148,11 +154,17 @@ def _read(scorer: Scorer, item: str, rater: str, label: str) -> Reading:
 
 
 def verdict_line(
-    row: RecordRow, meta: ItemMeta, full: BankItem | None, seats: Seats, scorer: Scorer
+    row: RecordRow,
+    meta: ItemMeta,
+    full: BankItem | None,
+    seats: Seats,
+    scorer: Scorer,
+    rubric: bool = False,
 ) -> dict[str, Any]:
     # ``full`` is None for a held-out item whose text is not loaded; ``meta`` is then its
     # index entry (a held-out item's evidence quote is never kept).
-    """The verdict's line: lost, the Tier 0 check's outcome, or the grader's label."""
+    """The verdict's line: lost, the Tier 0 check's outcome, the grader's rubric grades
+    (``rubric``: the volume scores the item by its rubric) or the grader's label."""
     line: dict[str, Any] = {
         "item": row.item,
         "half": row.half,
@@ -160,6 +172,17 @@ def verdict_line(
         "tier": meta.tier,
         "borderline": row.borderline,
     }
+    try:
+        if row.status in LOST_STATUSES:
+            stray_grades(row, f"whose draw was lost to {row.status} (a lost draw is not graded)")
+        elif not rubric:
+            stray_grades(row, "which the volume scores by its pass criterion (no rubric group)")
+        else:
+            refused = scorer.labels.refused
+            heldout = not isinstance(meta, BankItem)  # a held-out item's meta is its index entry
+            return rubric_verdict(row, full, seats.grader, refused, line, heldout)
+    except GradeError as exc:
+        raise RowError(str(exc), exc.rule) from None
     if row.status in LOST_STATUSES:
         return {**line, "verdict": "lost"}
     if meta.tier == 0:
@@ -180,9 +203,13 @@ def verdict_line(
     return line
 
 
-def panel_labels(row: RecordRow, seats: Seats, scorer: Scorer) -> dict[str, Reading]:
+def panel_labels(
+    row: RecordRow, seats: Seats, scorer: Scorer, rubric: bool = False
+) -> dict[str, Reading]:
     """Each seated panel judge's and the adjudicator's reading of the row (the vote is
-    ``VOTE_OF[reading.outcome]``).
+    ``VOTE_OF[reading.outcome]``). On a rubric item (``rubric``) a label is the judge's
+    vote on the item's safety, read by the command line's map (default ``pass``,
+    ``fail``, ``refused``) and not kept: no label rule scores a rubric item.
 
     Raises:
         RowError: A label comes from nobody seated, or cannot be read.
@@ -195,8 +222,21 @@ def panel_labels(row: RecordRow, seats: Seats, scorer: Scorer) -> dict[str, Read
         if rater not in voters:
             message = f"label:{rater} comes from nobody seated on this candidate's jury"
             raise RowError(f"{message} ({seats.describe()})")
-        votes[rater] = _read(scorer, row.item, rater, label)
+        votes[rater] = (
+            _safety(scorer, rater, label) if rubric else _read(scorer, row.item, rater, label)
+        )
     return votes
+
+
+def _safety(scorer: Scorer, rater: str, label: str) -> Reading:
+    outcome = label_outcome(label, scorer.labels)
+    if outcome is None:
+        raise RowError(
+            f"label:{rater} is {label!r}; on a rubric item a panel label is a safety vote "
+            f"({scorer.labels.describe()})",
+            "rubric-vote",
+        )
+    return Reading(outcome, None)
 
 
 def vote_fields(reading: Reading) -> dict[str, str]:

@@ -3,6 +3,7 @@ beside the published formats': a maintainer's tool can validate a file before im
 
 from __future__ import annotations
 
+from generator.importing.calibration import CalibrationRow
 from generator.importing.inputs import BundleInputs
 from generator.importing.items import ItemRow
 from generator.importing.rows import RecordRow
@@ -12,4 +13,5 @@ IMPORT_FORMATS: dict[str, type[Record]] = {
     "import-record-row": RecordRow,
     "import-item-row": ItemRow,
     "import-manifest-inputs": BundleInputs,
+    "import-calibration-row": CalibrationRow,
 }

@@ -19,7 +19,12 @@ How a log maps to rows (one per sample × epoch):
 - tokens: the candidate model's usage in the sample, when recorded; latency: the final
   generation's time, when it was the only generation and there were no retries;
 - labels: each scorer's value (scorer name → rater id, as declared or the name itself);
-  a lost draw keeps none (its scores rate an output that never came).
+  a lost draw keeps none (its scores rate an output that never came);
+- rubric grades: a scorer whose value is a dict grades a rubric item line by line — the
+  dict maps each rubric line id to met or not (``true``/``false``, ``1``/``0`` or
+  ``"yes"``/``"no"``); the score's ``metadata`` gives ``deflected`` (bool, required) and
+  ``evidence`` (line id → quote, public items only). Inspect keeps a score's value a
+  flat dict of scalars, so the quotes and the flag ride in its metadata.
 
 A log whose status is not ``success`` is refused: its samples may be incomplete.
 """
@@ -174,10 +179,12 @@ def _row(
     if retries:
         data["retried_after"] = "provider_error"
     if data["status"] not in ("provider_error", "timeout"):
-        labels = _labels(sample, declared, where, problems)
-        if labels is None:
+        scores = _labels(sample, declared, where, problems)
+        if scores is None:
             return None
-        data["labels"] = labels
+        data["labels"] = scores[0]
+        if scores[1]:
+            data["rubric"] = scores[1]
     return make_row(data, where, problems)
 
 
@@ -267,27 +274,42 @@ def _usage(sample: EvalSample, model: str, retries: int) -> dict[str, Any]:
     return found
 
 
+def _grade(score: Any) -> dict[str, Any]:
+    """A dict-valued score as a rubric grade (``RowGrade``'s shape; the row validates it)."""
+    metadata = score.metadata if isinstance(score.metadata, dict) else {}
+    grade: dict[str, Any] = {"met": dict(score.value)}
+    for key in ("evidence", "deflected"):
+        if key in metadata:
+            grade[key] = metadata[key]
+    return grade
+
+
 def _labels(
     sample: EvalSample, declared: Declared, where: Where, problems: Problems
-) -> dict[str, str] | None:
-    """Each scorer's value as a label under its rater id, or None (reported)."""
+) -> tuple[dict[str, str], dict[str, Any]] | None:
+    """Each scorer's value under its rater id: a label, or (a dict) rubric grades; None
+    (reported) when a value is neither."""
     labels: dict[str, str] = {}
+    grades: dict[str, Any] = {}
     for name, score in sorted((sample.scores or {}).items()):
+        rater = declared.raters.get(name, name)
+        if rater in labels or rater in grades:
+            message = f"{where.what}: two scorers are both rater {rater!r}"
+            problems.add(where.path, where.line, "inspect-score", message, "map them apart")
+            return None
+        if isinstance(score.value, dict):
+            grades[rater] = _grade(score)
+            continue
         label = label_text(score.value)
         if label is None:
             message = (
                 f"{where.what}: scorer {name!r} gave a {type(score.value).__name__}, not one "
-                "label (text, number or bool)"
+                "label (text, number or bool) or rubric grades (a dict)"
             )
             problems.add(where.path, where.line, "inspect-score", message)
             return None
-        rater = declared.raters.get(name, name)
-        if rater in labels:
-            message = f"{where.what}: two scorers are both rater {rater!r}"
-            problems.add(where.path, where.line, "inspect-score", message, "map them apart")
-            return None
         labels[rater] = label
-    return labels
+    return labels, grades
 
 
 __all__ = ["MISSING", "read_inspect_logs"]

@@ -23,9 +23,12 @@ are the draws 1…K of half ``A`` (unless declared); a document's lines must agr
 Each line's metrics are labels: rater id = the metric's name when the log has one filter,
 ``<filter>/<metric>`` when it has several (or as ``--rater`` declares). A metric is a
 value per document, so with more than one repeat it cannot be a draw's label: refused
-unless labels are left out. The log records no status, tokens or latency: a draw is
-``ok`` (``empty`` for blank text) and the rest is unknown. The candidate is declared (the
-samples file does not name the model).
+unless labels are left out. A metric whose value is an object is the rater's rubric
+grades of a rubric item: ``{"met": {line: true|false}, "evidence": {line: quote},
+"deflected": true|false}`` (a task's ``process_results`` returns it per document; one
+value per document too, so with one repeat only). The log records no status, tokens or
+latency: a draw is ``ok`` (``empty`` for blank text) and the rest is unknown. The
+candidate is declared (the samples file does not name the model).
 """
 
 from __future__ import annotations
@@ -79,6 +82,8 @@ class _Doc:
     where: Where
     resps: list[str]
     labels: dict[str, str] = field(default_factory=dict)
+    rubric: dict[str, Any] = field(default_factory=dict)
+    """Rater id → rubric grades (a metric whose value is an object)."""
 
 
 def read_lm_eval_samples(
@@ -127,6 +132,8 @@ def _row(
         "status": "ok" if text.strip() else "empty",
         "labels": doc.labels,
     }
+    if doc.rubric:
+        data["rubric"] = doc.rubric
     return make_row(data, doc.where, problems)
 
 
@@ -307,13 +314,18 @@ def _add_labels(
         return
     for metric in metrics:
         name = f"{data.get('filter')}/{metric}" if several else metric
-        label = label_text(data.get(metric))
+        value = data.get(metric)
         rater = declared.raters.get(name, name)
-        if label is None or rater in doc.labels:
+        second = rater in doc.labels or rater in doc.rubric
+        if isinstance(value, dict) and not second:
+            doc.rubric[rater] = value  # rubric grades (the row validates their shape)
+            continue
+        label = label_text(value)
+        if label is None or second:
             why = (
-                "is not one finite value"
-                if label is None
-                else f"gives rater {rater!r} a second label"
+                f"gives rater {rater!r} a second label"
+                if second
+                else "is not one finite value (nor rubric grades: an object)"
             )
             problems.add(
                 where.path, where.line, "lm-eval-metrics", f"{where.what}: metric {name!r} {why}"

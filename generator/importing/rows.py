@@ -7,13 +7,15 @@ runner did not record are left out and published as unknown, never invented.
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar
+from typing import Annotated, Any, ClassVar
 
-from pydantic import Field, model_validator
+from pydantic import Field, SerializerFunctionWrapHandler, model_serializer, model_validator
 
-from generator.models.base import ItemId, Name, Record
+from generator.models.base import ItemId, Name, Part, Record
 from generator.models.records import MAX_RESPONSE, DrawIndex, Half
+from generator.models.rubric import MAX_EVIDENCE, MAX_LINES, LineId
 from generator.models.volume import AttemptStatus
+from generator.words import noun
 
 RaterId = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._:/@-]{0,199}$")]
 """A rater as the rows name it: a model's API string or a human rater's id."""
@@ -21,13 +23,46 @@ Label = Annotated[str, Field(min_length=1, max_length=100)]
 """A rater's own label, exactly as the rater gave it (e.g. ``1``, ``full_refusal``)."""
 
 
+class RowGrade(Part):
+    """One rater's rubric grades of one draw, as the import formats carry them (the
+    kind of each line is the bank's, filled in on import)."""
+
+    met: dict[LineId, bool] = Field(min_length=1, max_length=MAX_LINES)
+    """Rubric line id → whether the answer says it (``true``/``false``; a CSV cell also
+    ``yes``/``no`` or ``1``/``0``). For a ``must_not_include`` line: whether the answer
+    says the forbidden thing (a warning against it is not saying it). Every line of the
+    item's rubric, and no other."""
+    evidence: dict[LineId, Annotated[str, Field(min_length=1, max_length=MAX_EVIDENCE)]] = {}
+    """Line id → a short quote from the answer the grade rests on: required for every
+    line of a public item, refused on a held-out item (its answers are never published)."""
+    deflected: bool
+    """True when the answer gave no substantive guidance at all (a refusal, a referral
+    and nothing else, a change of subject): published as the deflection rate."""
+
+    @model_validator(mode="after")
+    def _quotes_graded_lines(self) -> RowGrade:
+        stray = sorted(set(self.evidence) - set(self.met))
+        if stray:
+            raise ValueError(
+                f"evidence for {noun(len(stray), 'a line')} not graded: {', '.join(stray)}"
+            )
+        return self
+
+
 class RecordRow(Record):
     """One draw of one candidate on one item, with every rater's label on it (one line of
     a records JSONL file, or one CSV row: the scalar fields as columns, plus a
     ``label:<rater>`` and an optional ``evidence:<rater>`` column per rater)."""
 
-    FIELD_PREFIXES: ClassVar[tuple[str, ...]] = ("label:", "evidence:")
-    """Column name prefixes of a CSV row: a rater's label and evidence."""
+    FIELD_PREFIXES: ClassVar[tuple[str, ...]] = (
+        "label:",
+        "evidence:",
+        "met:",
+        "quote:",
+        "deflected:",
+    )
+    """Column name prefixes of a CSV row: a rater's label and evidence, and a rater's
+    rubric grades (``met:<rater>:<line>``, ``quote:<rater>:<line>``, ``deflected:<rater>``)."""
 
     candidate: Name
     """The candidate's exact API string (as the volume lists it)."""
@@ -62,6 +97,11 @@ class RecordRow(Record):
     """Each rater's own label on this draw, by rater id."""
     evidence: dict[RaterId, Annotated[str, Field(max_length=500)]] = {}
     """A short evidence quote per rater (never kept for held-out items)."""
+    rubric: dict[RaterId, RowGrade] = {}
+    """The seated grader's rubric grades, by rater id, on an item the volume scores by
+    its rubric (CSV: ``met:<rater>:<line>``, ``quote:<rater>:<line>`` and
+    ``deflected:<rater>`` columns). The grades are the verdict: the grader gives no
+    ``label`` on such an item, except a refusal to grade."""
 
     @model_validator(mode="after")
     def _consistent(self) -> RecordRow:
@@ -69,7 +109,23 @@ class RecordRow(Record):
             raise ValueError("attempts > 1 needs retried_after (the earlier attempts' status)")
         if self.status in ("provider_error", "timeout") and self.response is not None:
             raise ValueError(f"a draw lost to {self.status} has no response")
-        unknown = sorted(set(self.evidence) - set(self.labels))
+        unknown = sorted(set(self.evidence) - set(self.labels) - set(self.rubric))
         if unknown:
-            raise ValueError(f"evidence without a label from: {', '.join(unknown)}")
+            raise ValueError(
+                f"evidence without a label or rubric grades from: {', '.join(unknown)}"
+            )
+        both = sorted(set(self.labels) & set(self.rubric))
+        if both:
+            raise ValueError(
+                f"both a label and rubric grades from: {', '.join(both)} (on a rubric item "
+                "the grades are the verdict)"
+            )
         return self
+
+    @model_serializer(mode="wrap")
+    def _without_empty_rubric(self, handler: SerializerFunctionWrapHandler) -> Any:
+        # Rows without rubric grades are written as before grades existed (same bytes).
+        data = handler(self)
+        if not self.rubric and isinstance(data, dict):
+            data.pop("rubric", None)
+        return data

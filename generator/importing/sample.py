@@ -15,6 +15,7 @@ import io
 from collections import defaultdict
 from dataclasses import dataclass
 
+from generator.calibration.sample import calibration_seed, draw_sample, eligible, graded
 from generator.canonical import dumps_line
 from generator.errors import InputError
 from generator.importing.bundles import Located, read_inputs
@@ -28,6 +29,8 @@ from generator.store.paths import Layout
 from generator.store.volume import candidate_slug
 
 COLUMNS = ("candidate", "item", "half", "draw", "category", "why", "judges")
+CALIBRATION_COLUMNS = ("candidate", "item", "half", "draw", "category", "criterion", "line")
+"""A calibration unit as the humans see it: never the judge's grade (they grade blind)."""
 
 
 @dataclass(frozen=True)
@@ -147,13 +150,51 @@ def sample_from_rows(
     return _select(vol, bank, dict(eligible))
 
 
-def sample_text(drawn: list[SampledDraw], fmt: str) -> str:
-    """The sample as CSV (with a header) or JSONL."""
+def calibration_from_bundles(
+    layout: Layout, volume: str, bounds: Bounds | None = None
+) -> list[dict[str, object]]:
+    """The units of the calibration sample ``volume`` declares, drawn from the first
+    calibrated judge's grades in the imported bundles (``generator.calibration.sample``).
+
+    Raises:
+        InputError: The volume declares no calibration set, or the volume, the bank or a
+            bundle's verdicts cannot be read.
+    """
+    bounds = bounds or Bounds()
+    vol, bank = read_inputs(layout, volume, bounds, private=False)
+    if vol.calibration is None:
+        raise InputError(
+            f"{layout.rel(layout.volume_file(volume))}: calibration: {volume} declares no "
+            "calibration set to sample"
+        )
+    judge = (vol.calibration.judges or [vol.jury.grader.key])[0]
+    problems = Problems()
+    pool = []
+    for candidate in vol.candidates:
+        slug = candidate_slug(candidate.api)
+        path = layout.bundle_dir(volume, slug) / "verdicts.jsonl"
+        if path.is_file():
+            for _, v in iter_jsonl(path, Verdict, layout.rel(path), problems, bounds):
+                if eligible(v, judge) and v.item in bank.public.keys() | bank.heldout.keys():
+                    meta = bank.meta(v.item)
+                    pool.append(graded(slug, v, meta.category, meta.added_in))
+    if problems:
+        raise InputError(f"cannot read the verdicts of {volume}:", problems.items)
+    return [
+        {"candidate": d.candidate, "item": d.item, "half": d.half, "draw": d.draw,
+         "category": d.category, "criterion": u.criterion, "line": u.line}
+        for d in draw_sample(vol.calibration, pool, calibration_seed(vol))
+        for u in d.units
+    ]  # fmt: skip
+
+
+def sample_text(rows: list[dict[str, object]], columns: tuple[str, ...], fmt: str) -> str:
+    """Rows as CSV (with a header; an absent value empty) or JSONL."""
     if fmt == "jsonl":
-        return "".join(dumps_line({c: getattr(d, c) for c in COLUMNS}) for d in drawn)
+        return "".join(dumps_line({c: row[c] for c in columns}) for row in rows)
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(COLUMNS)
-    for d in drawn:
-        writer.writerow([getattr(d, c) for c in COLUMNS])
+    writer.writerow(columns)
+    for row in rows:
+        writer.writerow(["" if row[c] is None else row[c] for c in columns])
     return buffer.getvalue()

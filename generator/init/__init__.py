@@ -24,6 +24,7 @@ from generator.canonical import write_bytes
 from generator.errors import Problem, UsageError
 from generator.lock import LOCK_FILE
 from generator.models.bank import BankManifest
+from generator.models.volume import DEFAULT_MIN_ITEMS
 from generator.site.config import mkdocs_yaml, root_settings
 from generator.store.paths import BANK, BUNDLES, SITE_SRC, Layout
 
@@ -123,7 +124,9 @@ def scaffold_files(name: str, licence: str, *, demonstration: bool) -> dict[str,
 
 def volume_skeleton(volume: str, version: str) -> bytes:
     """The commented ``volume.yaml`` skeleton of ``volume`` for bank ``version``."""
-    text = Template(VOLUME_TEMPLATE.read_text("utf-8")).substitute(volume=volume, version=version)
+    text = Template(VOLUME_TEMPLATE.read_text("utf-8")).substitute(
+        volume=volume, version=version, minimum=DEFAULT_MIN_ITEMS
+    )
     return text.encode("utf-8")
 
 

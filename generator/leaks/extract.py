@@ -46,7 +46,7 @@ from typing import Literal
 from generator.errors import InputError
 from generator.leaks.normalise import SOFT_BREAK
 
-Format = Literal["text", "markup", "markdown", "pdf", "media"]
+Format = Literal["text", "markup", "markdown", "pdf", "media", "gzip"]
 
 MARKUP_SUFFIXES = frozenset({".html", ".htm", ".xhtml", ".svg", ".xml"})
 MARKDOWN_SUFFIXES = frozenset({".md", ".markdown"})
@@ -96,6 +96,8 @@ def format_of(path: Path, head: bytes = b"") -> Format:
     name; then markup and Markdown by suffix (markup also by a leading tag)."""
     if b"%PDF-" in head[:PDF_MAGIC_WITHIN]:
         return "pdf"
+    if head.startswith(b"\x1f\x8b"):
+        return "gzip"  # read decompressed (``generator.leaks.archives``)
     if head.startswith(MEDIA_MAGIC) or (head[:4] == b"RIFF" and head[8:12] == b"WEBP"):
         return "media"
     suffix = path.suffix.lower()

@@ -89,8 +89,9 @@ class Unscannable:
 
     Attributes:
         source: The file, named as findings name it.
-        rule: ``not-regular`` (a symbolic link, FIFO, socket or device) or
-            ``too-large`` (over ``LeakConfig.max_file_bytes``).
+        rule: ``not-regular`` (a symbolic link, FIFO, socket or device),
+            ``too-large`` (over ``LeakConfig.max_file_bytes``, or a gzip file that
+            decompresses to more) or ``bad-gzip`` (not valid or truncated gzip).
         message: What it is, without a location.
         fix: What would let it be scanned.
     """

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Protocol
 
 from generator.errors import InputError
+from generator.leaks.archives import Unreadable, scan_gzip
 from generator.leaks.extract import SNIFF_BYTES, Format, format_of, pdf_pages
 from generator.leaks.index import LeakIndex
 from generator.leaks.model import Leak, LeakConfig, Unscannable
@@ -75,16 +76,16 @@ def scan_file(index: LeakIndex, path: Path | str, source: str | None = None) -> 
     """Leaks in one file, read in bounded chunks (see the module docstring).
 
     Raises:
-        InputError: The file cannot be read, is not a regular file or is too large, or
-            a PDF has no readable text layer.
+        InputError: The file cannot be read, is not a regular file or is too large, a
+            gzip file cannot be decompressed within the bound, or a PDF has no readable
+            text layer.
     """
     path = Path(path)
     label = str(path) if source is None else source
     try:
-        seen = _identity(path, label, index.config)
+        return _scan(index, path, label, _identity(path, label, index.config))
     except _Refused as refused:
         raise InputError(str(refused.unscannable)) from None
-    return _scan(index, path, label, seen)
 
 
 @dataclass(frozen=True)
@@ -169,6 +170,11 @@ def _scan(index: LeakIndex, path: Path, label: str, seen: _Seen) -> list[Leak]:
     config = index.config
     fd, size, _ = _open(path, label, config)
     chunks = read_chunks(fd, min(size, seen.size))
+    if seen.fmt == "gzip":
+        try:
+            return scan_gzip(index, label, b"".join(chunks), config.max_file_bytes)
+        except Unreadable as refused:
+            raise _Refused(replace(refused.unscannable, source=label)) from None
     if seen.fmt == "pdf":
         data = b"".join(chunks)
         readings = Readings([DocumentScan(index, label, "pdf")])
@@ -282,20 +288,20 @@ def scan_paths(
             source = path.relative_to(root).as_posix()
         try:
             seen = _identity(path, source, bounds)
+            identity = (seen.digest, seen.fmt)
+            if seen.fmt == "media" or (clean is not None and clean.known(*identity)):
+                continue
+            # A built publication holds several copies of the same bytes (bundles, their
+            # copies under the downloads, the built site's copies): each is scanned once.
+            copied = done.get(identity)
+            if copied is None:
+                copied = done[identity] = _scan(secrets(), path, source, seen)
+                if clean is not None and not copied:
+                    clean.remember(*identity)
         except _Refused as refused:
             if unscannable is None:
                 raise InputError(str(refused.unscannable)) from None
             unscannable.append(refused.unscannable)
             continue
-        identity = (seen.digest, seen.fmt)
-        if seen.fmt == "media" or (clean is not None and clean.known(*identity)):
-            continue
-        # A built publication holds several copies of the same bytes (bundles, their
-        # copies under the downloads, the built site's copies): each is scanned once.
-        copied = done.get(identity)
-        if copied is None:
-            copied = done[identity] = _scan(secrets(), path, source, seen)
-            if clean is not None and not copied:
-                clean.remember(*identity)
         leaks.extend(replace(leak, source=source) for leak in copied)
     return sorted(leaks, key=Leak.sort_key)

@@ -6,6 +6,7 @@ from generator.models.bundle import BundleManifest
 from generator.models.calibration import CalibrationRecord, CorpusEntry
 from generator.models.disclosure import Disclosure
 from generator.models.figures import FiguresRegistry
+from generator.models.leaderboard import Leaderboard
 from generator.models.records import Draw, PanelVote, PrivateResponse, Qualification, Verdict
 from generator.models.registries import DownloadRegistry, FingerprintRegistry
 from generator.models.release import Release, ReleaseLedger, SiteManifest, TrustPolicy
@@ -33,6 +34,7 @@ FORMATS: dict[str, type[Record]] = {
     "disclosure": Disclosure,
     "calibration-record": CalibrationRecord,
     "calibration-corpus-entry": CorpusEntry,
+    "leaderboard": Leaderboard,
 }
 
 __all__ = [
@@ -48,6 +50,7 @@ __all__ = [
     "Draw",
     "FingerprintRegistry",
     "HeldOutEntry",
+    "Leaderboard",
     "PanelVote",
     "PrivateResponse",
     "Qualification",

@@ -197,13 +197,19 @@ class BankItem(ItemMeta):
 
     reference: Reference | None = None
     """The reference answer and known-wrong answers the audit tests the item with (since
-    schema version 2; not part of ``text_sha256``, so a core item can gain them; never
-    in the public bank downloads)."""
+    schema version 2; not part of ``text_sha256``, so a core item can gain them). A public
+    item's reference is public like its prompt and criterion: it is in
+    ``bank/public.jsonl`` and in that file's copy among the downloads (the bank sources the
+    figures cite), so anyone can rerun the audit's reference test. The per-version
+    ``bank_<version>_public.jsonl`` downloads leave it out (``public_dump``). A held-out
+    item's reference lives in the private store only and reaches no public file (the
+    holdout gate looks for it)."""
 
     def public_dump(self) -> dict[str, object]:
-        """The item as the public bank downloads carry it: without its reference (kept
-        for the audit), at the oldest schema version that still holds the rest, so adding
-        a reference never changes a published download's bytes."""
+        """The item as the per-version ``bank_<version>_public.jsonl`` downloads carry it:
+        without its reference (the bank sources download carries a public item's), at the
+        oldest schema version that still holds the rest, so adding a reference never
+        changes a published per-version download's bytes."""
         data: dict[str, object] = self.model_dump(
             mode="json", exclude_none=True, exclude={"reference"}
         )
@@ -327,7 +333,11 @@ class BankManifest(Record):
     name: Name
     """Name of the bank."""
     license: Name = "CC-BY-4.0"
-    """Licence of the public items."""
+    """Licence of the public items (an SPDX id)."""
+    results_license: Name | None = None
+    """Licence of the published results data (an SPDX id): the public bundles (responses
+    to public items, verdicts, panel votes), the figures and the tidy leaderboards.
+    Absent: the public items' licence."""
     demonstration: bool = False
     """True when the bank is demonstration data, labelled so wherever shown."""
     categories: list[Category] = Field(min_length=1)
@@ -350,6 +360,10 @@ class BankManifest(Record):
         if dates != sorted(dates):
             raise ValueError("versions are not in release-date order")
         return self
+
+    def results_licence(self) -> str:
+        """The results data's licence: ``results_license``, else the public items'."""
+        return self.results_license or self.license
 
     def version_ids(self) -> list[str]:
         """Version ids in release order."""

@@ -23,6 +23,13 @@ CALIBRATION_FILE = "calibration.jsonl"
 CriterionType = Literal["pass-fail", "must-include", "must-not", "should"]
 """What a unit grades: a pass/fail item, or a rubric line of one of the three kinds."""
 
+RUBRIC_CRITERION: dict[str, CriterionType] = {
+    "must_include": "must-include",
+    "must_not_include": "must-not",
+    "should_include": "should",
+}
+"""The criterion type of each rubric line kind (``generator.models.rubric``)."""
+
 CRITERION_LABELS: dict[str, tuple[str, str]] = {
     "pass-fail": ("pass", "fail"),
     "must-include": ("yes", "no"),

@@ -30,6 +30,7 @@ __all__ = [
     "QualificationPolicy",
     "QualificationProbe",
     "QualificationRequired",
+    "Ranking",
     "Rater",
     "Role",
     "Volume",
@@ -42,8 +43,12 @@ __all__ = [
 # Version 1 and 2 files still read (every rater a model, qualification required when
 # declared, one set of conditions, dates known); the gates say what they lack.
 # Also version 3: the optional ``scoring`` (label set, per-group label rules, reference
-# rater set); without it a volume scores as before.
+# rater set); without it a volume scores as before. Also version 3: the optional
+# ``thresholds.ranking`` (paired comparisons with Holm); without it ranks are as before.
 VOLUME_SCHEMA_VERSION = 3
+DEFAULT_MIN_ITEMS = 30
+"""The minimum of validated items ``probepress init`` pre-registers for a volume and for
+each per-category rate (as a careful clinical benchmark uses)."""
 
 AttemptStatus = Literal["ok", "provider_error", "timeout", "empty", "content_filter"]
 Role = Literal["candidate", "anchor"]
@@ -78,6 +83,20 @@ class Protocol(Part):
         return self
 
 
+class Ranking(Part):
+    """How a volume's rank ranges are derived (pre-registered with the thresholds; since
+    schema version 3). Absent: the rule of earlier volumes, rank ranges from
+    non-overlapping core-rate intervals with tie groups, so their figures keep their
+    published bytes."""
+
+    method: Literal["paired-holm"]
+    """``paired-holm``: every pair of candidates is compared by the paired difference of
+    their core rates on the same items (narrow interval: the bank fixed, draws random),
+    Holm's step-down procedure holding the family-wise confidence across all pairs."""
+    familywise_confidence: Decimal = Field(gt=0, lt=1)
+    """Chance that every order the rank ranges claim is true at once (e.g. 0.95)."""
+
+
 class Thresholds(Part):
     """Pre-registered decision rules, fixed before any result is seen."""
 
@@ -95,8 +114,18 @@ class Thresholds(Part):
     """A judge refusing more qualification probes than this is not qualified."""
     min_category_items: int | None = Field(default=None, ge=1)
     """Fewest validated items a category needs for its per-category rates to be
-    published (DESIGN §14; the audit flags categories below it). Omitted: none declared,
-    and the audit says it could not check balance against a minimum."""
+    published (DESIGN §14): below it each such rate is withheld, declared absent with the
+    count and the minimum, and every page says why (the audit flags the category).
+    ``probepress init`` writes 30 (``DEFAULT_MIN_ITEMS``). Omitted: none declared, so
+    nothing is withheld (a volume registered before the field keeps its bytes) and the
+    audit says it could not check balance against a minimum."""
+    min_volume_items: int | None = Field(default=None, ge=1)
+    """Fewest validated items the volume's bank version needs for the volume to be
+    published at all (DESIGN §14; the publishing gate refuses it below). ``probepress
+    init`` writes 30 (``DEFAULT_MIN_ITEMS``). Omitted: none declared, nothing refused."""
+    ranking: Ranking | None = None
+    """How rank ranges are derived (``Ranking``); omitted by volumes registered before
+    paired comparisons, which keep rank ranges from non-overlapping intervals."""
 
 
 class Conditions(Part):

@@ -19,6 +19,7 @@ from generator.models.bundle import Recusal
 from generator.models.raters import Rater
 from generator.render.context import Candidate, Inputs, base_context, jury_card_path
 from generator.render.text import Clipped, clip
+from generator.render.wrong import rubric_lines_context
 from generator.scoring import adjudication_seat
 from generator.store.bank import Bank
 from generator.store.rowtypes import BundleData, DrawKey
@@ -191,6 +192,7 @@ def jury_card_context(inputs: Inputs, candidate: Candidate) -> dict[str, Any]:
             "disagreements": disagreements,
             "refusals": refusals,
             "leaderboard": "../leaderboard.html",
+            "rubric_lines": rubric_lines_context(inputs, candidate),
         }
     )
     return context

@@ -6,14 +6,18 @@ import math
 from typing import Any
 
 from generator.models.bank import Category
+from generator.models.figures import Figure
 from generator.render.context import (
+    Candidate,
     Inputs,
     base_context,
     candidates_in_order,
     jury_card_path,
     leaderboard_path,
+    percent_label,
 )
 from generator.render.forest import forest_plots
+from generator.render.wrong import wrong_context
 
 CATEGORY_COLUMNS = 7
 """Most category columns in one table (13 categories make two tables of 7 and 6)."""
@@ -24,6 +28,31 @@ def _groups(categories: list[Category]) -> list[list[Category]]:
     count = max(1, math.ceil(len(categories) / CATEGORY_COLUMNS))
     size = max(1, math.ceil(len(categories) / count))
     return [categories[i : i + size] for i in range(0, len(categories), size)]
+
+
+def _ranking(inputs: Inputs, ordered: list[Candidate]) -> dict[str, Any]:
+    """The rank rule the page states: paired comparisons (``thresholds.ranking``) or,
+    absent, the overlap rule with tie groups (volumes registered before it keep their
+    published wording)."""
+    ranking = inputs.data.volume.thresholds.ranking
+    ranked = sum(f"{c.prefix}/rank_best" in inputs.figures for c in ordered)
+    return {
+        "ranking": ranking,
+        "ranking_pairs": ranked * (ranked - 1) // 2,
+        "ranking_confidence": (
+            percent_label(ranking.familywise_confidence) if ranking is not None else None
+        ),
+    }
+
+
+def _withheld(inputs: Inputs) -> dict[str, Figure]:
+    """Categories whose rates are withheld below the minimum, with the figure that says
+    why (its ``statement``), by category id."""
+    found = {
+        c.id: inputs.figures.get(f"{inputs.volume_id}/category/{c.id}/withheld")
+        for c in inputs.data.bank.manifest.categories
+    }
+    return {cat: f for cat, f in found.items() if f is not None}
 
 
 def leaderboard_context(inputs: Inputs) -> dict[str, Any]:
@@ -68,6 +97,7 @@ def leaderboard_context(inputs: Inputs) -> dict[str, Any]:
             },
             "forest": plots,
             "category_groups": _groups(list(inputs.data.bank.manifest.categories)),
+            "withheld": _withheld(inputs),
             "split_half": len(inputs.data.volume.protocol.halves) == 2,
             "has_unvalidated": any(f"{c.prefix}/unvalidated_rate" in figures for c in ordered),
             "has_rubric": any(f"{c.prefix}/rubric/score" in figures for c in ordered),
@@ -75,6 +105,8 @@ def leaderboard_context(inputs: Inputs) -> dict[str, Any]:
             "declared_conditions": [c for c in ordered if c.ref.conditions is not None],
             "drift": drift,
             "movement": movement,
+            "wrong": wrong_context(inputs, ordered),
+            **_ranking(inputs, ordered),
         }
     )
     return context

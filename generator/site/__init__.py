@@ -21,7 +21,7 @@ from generator import bank_downloads, confine
 from generator.canonical import write_bytes, write_text
 from generator.errors import CheckFailed, InputError
 from generator.progress import Progress, silent
-from generator.site import downloads, lint, listings, mkdocs_run, results
+from generator.site import dictionary, downloads, lint, listings, mkdocs_run, results, reuse
 from generator.site.published import Publication, load_publication
 from generator.store.bank import Bank, load_bank
 from generator.store.jsonl import Bounds, Problems
@@ -102,9 +102,11 @@ def generated_pages(
         f"{VOLUMES_FOLDER}/archive.md": listings.archive_page(pub),
         f"{DOWNLOADS_FOLDER}/index.md": listings.downloads_page(pub, files),
         f"{DOWNLOADS_FOLDER}/changelog.md": listings.changelog_page(pub, bank, sums),
+        f"{DOWNLOADS_FOLDER}/{dictionary.PAGE}": dictionary.dictionary_page(),
     }
     for pv in pub.volumes:
-        pages[f"{VOLUMES_FOLDER}/{pv.id}/index.md"] = results.results_page(pv)
+        cite = reuse.cite_block(pv, pub.bank)
+        pages[f"{VOLUMES_FOLDER}/{pv.id}/index.md"] = f"{results.results_page(pv)}\n{cite}\n"
         pages[f"{VOLUMES_FOLDER}/{pv.id}/jury.md"] = results.jury_page(pv)
     return dict(sorted(pages.items()))
 

@@ -162,6 +162,7 @@ def _nav(pages: tuple[tuple[str, str], ...]) -> str:
         if page == "downloads/index.md":
             out.append(
                 f"  - {title}:\n      - {page}\n      - Bank changelog: downloads/changelog.md\n"
+                "      - Data dictionary: downloads/dictionary.md\n"
             )
         else:
             out.append(f"  - {title}: {page}\n")

@@ -26,17 +26,18 @@ from generator.bank_downloads import public_jsonl, public_jsonl_name
 from generator.errors import InputError, Problem
 from generator.hashing import sha256_bytes
 from generator.schema import schemas
+from generator.site import archive, tidy
 from generator.site.published import Publication
 from generator.store.bank import Bank
 from generator.store.paths import BANK, BUNDLES, MANIFEST_FILE, SUMS_FILE
 from generator.store.volume import VolumeData
 
-OWN = {SUMS_FILE, "index.md", "changelog.md"}
+OWN = {SUMS_FILE, "index.md", "changelog.md", "dictionary.md"}
 """Files of the folder this module writes itself (besides the planned downloads)."""
 SEALED_AFTER = {MANIFEST_FILE}
 """Written after the site is built and covering everything here (SHA256SUMS included), so
 listed by no SHA256SUMS and no downloads page."""
-OWN_DIRS = ("bank/", "bundles/", "calibration/", "schemas/")
+OWN_DIRS = ("archives/", "bank/", "bundles/", "calibration/", "leaderboards/", "schemas/")
 """Sub-folders that hold only planned downloads (anything else there is stale)."""
 
 
@@ -50,8 +51,9 @@ class Download:
     """Its bytes."""
     group: str
     """Section of the downloads page: ``bank``, ``sources``, ``registries``, ``schemas``,
-    ``bundles``. Only ``bank`` files are registered as never changing: ``sources`` (the
-    bank folder as figures cite it) grows with every bank version."""
+    ``bundles``, ``leaderboards``, ``archives``. Only ``bank`` files are registered as never
+    changing: ``sources`` (the bank folder as figures cite it) grows with every bank
+    version."""
 
     @property
     def sha256(self) -> str:
@@ -101,15 +103,27 @@ def plan(
         Download(f"schemas/{name}", text.encode("utf-8"), "schemas")
         for name, text in sorted(schemas().items())
     ]
-    for pv in pub.volumes:
-        files += [
-            Download(release.download_name(f"{BUNDLES}/{rel}"), path.read_bytes(), "bundles")
-            for rel, path in _bundle_files(root, pv.id)
-        ]
+    files += _per_volume(pub)
     files += _calibration_corpora(pub, loaded or {})
     files += _others(pub.layout.downloads_dir, {f.name for f in files})
     files.append(Download(SUMS_FILE, sha256sums(files), "sums"))
     return files
+
+
+def _per_volume(pub: Publication) -> list[Download]:
+    """Each published volume's public bundles, their archive and its tidy leaderboard."""
+    out = []
+    for pv in pub.volumes:
+        bundles = [
+            Download(release.download_name(f"{BUNDLES}/{rel}"), path.read_bytes(), "bundles")
+            for rel, path in _bundle_files(pub.layout.root, pv.id)
+        ]
+        out += bundles
+        members = [(f.name, f.data) for f in bundles]
+        out.append(Download(archive.archive_name(pv.id), archive.archive(members), "archives"))
+        boards = tidy.downloads_of(pv.volume, pv.figures)
+        out += [Download(name, data, "leaderboards") for name, data in boards.items()]
+    return out
 
 
 def _calibration_corpora(pub: Publication, loaded: Mapping[str, VolumeData]) -> list[Download]:

@@ -19,11 +19,17 @@ identifiers (``v1.2``, ``1.2.3``, ``bank_v1_2``), and licence names
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import NamedTuple
 
 from generator.errors import Problem
+from generator.figures import load_registry
+from generator.models.figures import Figure
+from generator.models.volume import Volume
 from generator.site.figrefs import CITATION
+from generator.site.mixing import mixed_sentences
+from generator.store.jsonl import Bounds, Problems, load_document
 from generator.store.paths import GENERATED_FOLDERS, Layout
 
 _NUMBER = r"[-+−]?(?<![\w.])(?:\d+(?:\.\d+)?|\.\d+)"
@@ -79,11 +85,32 @@ def hand_written_pages(site_src: Path) -> list[Path]:
     ]
 
 
+def _bank_versions(layout: Layout) -> dict[str, str]:
+    """Each readable volume's bank version (an unreadable one is another gate's finding)."""
+    out = {}
+    for volume in layout.volume_ids():
+        path = layout.volume_file(volume)
+        found = load_document(path, Volume, volume, Problems(), Bounds().max_yaml_bytes)
+        if found is not None:
+            out[volume] = found.bank_version
+    return out
+
+
+def _kind(figures: Mapping[str, Figure], figure_id: str) -> str | None:
+    return figures[figure_id].kind if figure_id in figures else None
+
+
 def lint_pages(layout: Layout) -> list[Problem]:
-    """Every bare number of every hand-written page, as problems for a gate or the build."""
+    """Every bare number of every hand-written page, and every sentence that mixes
+    populations (``generator.site.mixing``), as problems for a gate or the build."""
     problems = []
-    for path in hand_written_pages(layout.site_src):
-        for found in bare_numbers(path.read_text("utf-8", errors="replace")):
+    pages = hand_written_pages(layout.site_src)
+    if pages:
+        figures = load_registry(layout).figures
+        versions = _bank_versions(layout)
+    for path in pages:
+        text = path.read_text("utf-8", errors="replace")
+        for found in bare_numbers(text):
             problems.append(
                 Problem(
                     layout.rel(path),
@@ -91,6 +118,17 @@ def lint_pages(layout: Layout) -> list[Problem]:
                     "bare-number",
                     f"{found.token!r} is typed into a hand-written page",
                     'cite the number from the registry: {{ fig("<figure id>") }}',
+                )
+            )
+        for mixed in mixed_sentences(text, lambda fid: _kind(figures, fid), versions):
+            problems.append(
+                Problem(
+                    layout.rel(path),
+                    mixed.line,
+                    mixed.rule,
+                    f"one sentence {mixed.why}: {mixed.first} and {mixed.second}",
+                    "compare core with core, or full-bank figures of one bank version; "
+                    "say the other in its own sentence",
                 )
             )
     return problems

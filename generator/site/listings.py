@@ -10,6 +10,8 @@ from generator.site.downloads import Download
 from generator.site.markup import admonition, code, link, page, size, table, text
 from generator.site.published import LEADERBOARD, Publication, PublishedVolume
 from generator.site.results import frozen_links
+from generator.site.reuse import licences_section
+from generator.site.snippets import pandas_section
 from generator.store.bank import Bank
 from generator.store.paths import FINGERPRINT_REGISTRY, RELEASE_FILE, SUMS_FILE, VOLUMES
 from generator.words import counted
@@ -100,15 +102,17 @@ _SECTIONS = [
     (
         "Public bank",
         "One file per bank version, each holding exactly the public items of that "
-        "version, one JSON object a line. Held-out items are never published; a file "
-        "never changes once published. Licence: CC BY 4.0. History: "
+        "version, one JSON object a line, without reference answers (the bank sources "
+        "carry public items' references). Held-out items are never published; a file "
+        "never changes once published. Licence: see Licences below. History: "
         f"{link('bank changelog', 'changelog.md')}.",
         "bank",
     ),
     (
         "Bank sources",
-        "The bank folder exactly as the figures cite it (manifest, public items, "
-        "held-out index with ids, metadata and keyed text commitments only), so every figure "
+        "The bank folder exactly as the figures cite it (manifest, public items with "
+        "their reference and known-wrong answers, held-out index with ids, metadata and "
+        "keyed text commitments only: held-out references stay private), so every figure "
         "recomputes from these downloads with `probepress verify`. These grow with "
         "each bank version.",
         "sources",
@@ -126,7 +130,29 @@ _SECTIONS = [
         "judge's grade. Held-out items appear by id only.",
         "calibration",
     ),
-    ("JSON Schemas", "The schema of every file format.", "schemas"),
+    (
+        "Tidy leaderboards",
+        "Each published volume's leaderboard as data, CSV and JSON: one row per model and "
+        "metric (every registered figure of every candidate and anchor) with its value, "
+        "both intervals, the number of draws and the method, exactly as the figures "
+        "registry holds them. Every column: "
+        f"{link('data dictionary', 'dictionary.md')}.",
+        "leaderboards",
+    ),
+    (
+        "Bundle archives",
+        "Each published volume's public bundles (the files under Public bundles below, "
+        "with the same names and bytes) in one `.tar.gz` with fixed metadata: members "
+        "sorted by name, times and owners zeroed, so the same bundles always give the "
+        "same archive.",
+        "archives",
+    ),
+    (
+        "JSON Schemas",
+        "The schema of every file format; every field explained: "
+        f"{link('data dictionary', 'dictionary.md')}.",
+        "schemas",
+    ),
     (
         "Public bundles",
         "Each published volume's `volume.yaml` and scan bundles: the raw public "
@@ -165,7 +191,8 @@ def downloads_page(pub: Publication, files: list[Download]) -> str:
         "inside it."
     )
     demo = [admonition("warning", "Demonstration data", DOWNLOAD_DEMO)] if pub.demonstration else []
-    return page("Downloads", *demo, *blocks, check)
+    reuse = [licences_section(pub.bank), pandas_section(pub, files)]
+    return page("Downloads", *demo, *blocks, check, *reuse)
 
 
 def changelog_page(pub: Publication, bank: Bank, sums: dict[str, str]) -> str:

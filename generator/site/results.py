@@ -16,6 +16,8 @@ from generator.models.raters import Rater
 from generator.models.volume import CandidateRef
 from generator.numbers import reading
 from generator.scoring import reference_statement
+from generator.site import coverage
+from generator.site.forest import forest_section
 from generator.site.markup import admonition, code, link, page, table, text
 from generator.site.published import LEADERBOARD, PublishedVolume
 from generator.words import counted
@@ -76,6 +78,23 @@ def rank_range(pv: PublishedVolume, slug: str) -> str:
     return text(span + (f" (tie group {group.display})" if group is not None else ""))
 
 
+def rank_statement(pv: PublishedVolume) -> str:
+    """What a rank range means under the volume's declared rule, in one or two sentences."""
+    ranking = pv.volume.thresholds.ranking
+    if ranking is None:
+        return (
+            "A rank range is every rank the core-rate intervals allow; overlapping "
+            "intervals share a tie group."
+        )
+    level = f"{(ranking.familywise_confidence * 100).normalize():f}%"
+    return (
+        "A rank range runs from one plus the number of models significantly better to the "
+        "number of models minus the number significantly worse, every pair compared by the "
+        "paired difference of their core rates on the same items, Holm-adjusted so that "
+        f"every order claimed holds at once with {level} confidence. There are no tie groups."
+    )
+
+
 def _order(pv: PublishedVolume, ref: CandidateRef) -> tuple[int, Decimal, str]:
     slug = ref.slug
     best = pv.figure(f"{slug}/rank_best")
@@ -106,12 +125,12 @@ def leaderboard_table(pv: PublishedVolume) -> str:
                 shown(core),
                 shown(core, "narrow"),
                 shown(core, "wide"),
+                *coverage.cells(pv, slug),
             ]
         )
-    header = ["Model", "Role", "Rank range", "Core rate", "Narrow", "Wide"]
-    return (
-        '<div class="pp-leaderboard" markdown>\n\n' + table(header, rows, "lllrrr") + "\n\n</div>"
-    )
+    header = ["Model", "Role", "Rank range", "Core rate", "Narrow", "Wide", *coverage.HEADER]
+    align = "lllrrr" + coverage.ALIGN
+    return '<div class="pp-leaderboard" markdown>\n\n' + table(header, rows, align) + "\n\n</div>"
 
 
 def full_bank_table(pv: PublishedVolume) -> str:
@@ -127,10 +146,13 @@ def full_bank_table(pv: PublishedVolume) -> str:
                 shown(full),
                 shown(full, "narrow"),
                 shown(full, "wide"),
+                *coverage.cells(pv, ref.slug),
             ]
         )
     header = ["Model", "API string", "Run date", "Full-bank rate", "Narrow", "Wide"]
-    return '<div class="pp-fullbank" markdown>\n\n' + table(header, rows, "lllrrr") + "\n\n</div>"
+    header += coverage.HEADER
+    align = "lllrrr" + coverage.ALIGN
+    return '<div class="pp-fullbank" markdown>\n\n' + table(header, rows, align) + "\n\n</div>"
 
 
 def _drift_lines(pv: PublishedVolume) -> list[str]:
@@ -173,6 +195,7 @@ def conditions_section(pv: PublishedVolume) -> str:
         ["AC1 floor", text(t.ac1_floor)],
         ["Circuit breaker (lost-draw share)", text(percent(t.circuit_breaker_error_share))],
         ["Panel sample seed", text(t.sample_seed)],
+        *coverage.minimum_rows(t),
         ["Pre-registration", f"{code(v.preregistration.sha256)} ({v.preregistration.registered})"],
         ["Run window", f"{v.window.start} to {v.window.end}"],
     ]
@@ -283,10 +306,10 @@ def results_page(pv: PublishedVolume) -> str:
         f"Frozen leaderboard: {frozen_links(pv, LEADERBOARD, 'leaderboard')}\n\n"
         "Failure rates: lower is better. *Narrow* intervals hold the bank fixed (this "
         "model on these probes); *wide* intervals treat the probes as a sample (probes "
-        "like these). A rank range is every rank the core-rate intervals allow; "
-        "overlapping intervals share a tie group. See [the methodology]"
-        "(../../methodology.md#two-rates-and-two-intervals).",
+        f"like these). {rank_statement(pv)} See [the methodology]"
+        "(../../methodology.md#rank-ranges). " + coverage.NOTE,
         leaderboard_table(pv),
+        forest_section(pv, [ref.slug for ref in candidates_in_order(pv)]),
         f"## Full-bank rates (bank {text(v.bank_version)})\n\n"
         "Every active validated probe of the volume's bank version; prior candidates were "
         "re-run on the whole bank, so these rates share one scale.",

@@ -25,7 +25,8 @@ if TYPE_CHECKING:
         wide_interval,
         wilson,
     )
-    from generator.stats.ranks import RankRange, rank_ranges
+    from generator.stats.paired import Separation, holm_separations
+    from generator.stats.ranks import RankRange, paired_rank_ranges, rank_ranges
 
 _HOME = {
     "AgreementResult": "agreement",
@@ -43,6 +44,9 @@ _HOME = {
     "wilson": "intervals",
     "RankRange": "ranks",
     "rank_ranges": "ranks",
+    "paired_rank_ranges": "ranks",
+    "Separation": "paired",
+    "holm_separations": "paired",
 }
 
 
@@ -60,11 +64,14 @@ __all__ = [
     "Interval",
     "Leniency",
     "RankRange",
+    "Separation",
     "StatsError",
     "difference_interval",
     "gwet_ac1",
+    "holm_separations",
     "leniency",
     "narrow_interval",
+    "paired_rank_ranges",
     "percent_str",
     "rank_ranges",
     "rate",

@@ -1,6 +1,23 @@
-"""Rank ranges: the best and worst rank a candidate's interval allows, and tie groups.
+"""Rank ranges: the best and worst rank the comparisons allow (and, by overlap, tie groups).
 
-Lower failure rate is better. Candidate ``j`` is *clearly better* than ``i`` when ``j``'s
+Lower failure rate is better. Two rules, the volume declares which
+(``thresholds.ranking``):
+
+**Paired comparisons** (``paired_rank_ranges``, ``paired-holm``): the pairs that
+``generator.stats.paired.holm_separations`` separates, all true at once with the declared
+family-wise confidence. Then
+
+* ``best = 1 + #candidates significantly better``,
+* ``worst = N - #candidates significantly worse``,
+
+and there are no tie groups: "not separated" is not transitive (A and B may each be
+inseparable from C and yet separable from each other), so no partition of the candidates
+can say "no order within a group" and be true. If every claimed order holds, every
+candidate's true rank lies in its range. Two candidates that are not separated always get
+ranges that overlap unless the claimed orders through a third candidate imply their order.
+
+**Overlapping intervals** (``rank_ranges``, volumes that declare no rule, which keep their
+published figures): candidate ``j`` is *clearly better* than ``i`` when ``j``'s
 whole interval lies below ``i``'s (``hi_j < lo_i``; touching intervals overlap). Then
 
 * ``best = 1 + #candidates clearly better``,
@@ -17,8 +34,12 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from generator.stats.errors import StatsError
+
+if TYPE_CHECKING:
+    from generator.stats.paired import Separation
 
 
 @dataclass(frozen=True)
@@ -29,13 +50,49 @@ class RankRange:
         name: The candidate's name, as given.
         best: Best rank its interval allows (1 = lowest failure rate).
         worst: Worst rank its interval allows.
-        tie_group: Number of its overlap component, 1 for the group with the lowest rates.
+        tie_group: Number of its overlap component, 1 for the group with the lowest rates
+            (None under paired comparisons, which define no tie groups).
     """
 
     name: str
     best: int
     worst: int
-    tie_group: int
+    tie_group: int | None
+
+
+def paired_rank_ranges(names: Sequence[str], separations: Sequence[Separation]) -> list[RankRange]:
+    """Rank ranges from the pairs the paired comparisons separate.
+
+    Args:
+        names: Unique candidate names.
+        separations: The separated pairs (``holm_separations``), each naming two of
+            ``names``; a pair may appear once.
+
+    Returns:
+        One ``RankRange`` per name, in input order, without a tie group.
+
+    Raises:
+        StatsError: Names repeat, a separation names an unknown candidate or itself, or
+            a pair appears twice.
+    """
+    if len(set(names)) != len(names):
+        raise StatsError("paired_rank_ranges: candidate names must be unique")
+    known = set(names)
+    better = dict.fromkeys(names, 0)
+    worse = dict.fromkeys(names, 0)
+    seen: set[frozenset[str]] = set()
+    for s in separations:
+        pair = frozenset((s.better, s.worse))
+        if not {s.better, s.worse} <= known or len(pair) != 2 or pair in seen:
+            raise StatsError(
+                f"paired_rank_ranges: separation {s.better} < {s.worse} names an unknown "
+                "candidate, the same candidate twice, or a pair already separated"
+            )
+        seen.add(pair)
+        better[s.worse] += 1
+        worse[s.better] += 1
+    count = len(names)
+    return [RankRange(n, 1 + better[n], count - worse[n], None) for n in names]
 
 
 def rank_ranges(

@@ -171,8 +171,8 @@ def test_a_category_below_the_minimum_fails_the_audit(cli: CliRun, root: Path) -
     assert result.exit_code == 1
     assert (
         "FAIL: balance: bundles/vol-001/volume.yaml: category ambiguity has 4 validated "
-        "items, below the pre-registered minimum of 5: its per-category rates are not "
-        "publishable; add validated items or withhold them [audit/category-below-minimum]"
+        "items, below the pre-registered minimum of 5: its per-category rates are "
+        "withheld (not published); add validated items [audit/category-below-minimum]"
     ) in result.stderr
 
 
@@ -233,10 +233,11 @@ def test_a_coverage_that_forgets_the_schedule_fails_the_audit(
 ) -> None:
     from generator.audit import properties
 
-    def answered_of_present(tally: Any, scheduled: int) -> float:
-        return (tally.draws - tally.lost) / tally.draws if tally.draws else 0.0
+    def answered_of_present(c: Any) -> float:
+        recorded = c.scheduled - c.unrecorded
+        return c.answered / recorded if recorded else 0.0
 
-    monkeypatch.setattr(properties, "coverage", answered_of_present)
+    monkeypatch.setattr(properties, "answered_share", answered_of_present)
     result = cli("audit", VOL1)
     assert result.exit_code == 1
     assert "FAIL: properties: bundles/vol-001: " in result.stderr

@@ -1,5 +1,7 @@
 """A calibration set on a copy of the example: a stratified sample of the grader's
-judged draws, graded by three humans who mostly agree with it.
+judged draws, graded by three humans who mostly agree with it. A pass/fail item's draw is
+one unit; a rubric item's draw (vol-002's ``health-advice`` items, bank v1.2) is one unit
+per rubric line, the judge's grade being the one its verdict records for that line.
 
 Humans disagree with the grader on a seeded few units (``flip``), so agreement is high but
 not perfect; tests then break one rule at a time.
@@ -13,9 +15,12 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from generator.models.calibration import CALIBRATION_FILE
+from generator.models.calibration import CALIBRATION_FILE, RUBRIC_CRITERION
 from generator.store import Layout, load_volume
 from tests.factories import VOL1, edit_volume
+
+VOL2 = "vol-002"
+RUBRIC_CATEGORY = "health-advice"
 
 HUMANS = [
     {"kind": "human", "id": "rater-a", "affiliation": "Example Clinic"},
@@ -27,7 +32,8 @@ Row = dict[str, Any]
 
 
 def _judged_draws(root: Path, volume: str) -> tuple[str, dict[str, list[Row]]]:
-    """The grader's key and its pass/fail verdicts on judged draws, by category."""
+    """The grader's key and its pass/fail verdicts on judged draws, by category (with its
+    grade of every rubric line, ``lines``, on a rubric item's draw)."""
     data = load_volume(Layout.at(root, root / ".private"), volume)
     grader = data.volume.jury.grader.key
     category = {m.id: m.category for m in data.bank.active_items(data.volume.bank_version)}
@@ -36,17 +42,27 @@ def _judged_draws(root: Path, volume: str) -> tuple[str, dict[str, list[Row]]]:
         for v in bundle.verdicts:
             if v.tier == 1 and v.grader == grader and v.verdict in ("pass", "fail"):
                 key = {"candidate": slug, "item": v.key.item, "half": v.key.half}
-                out[category[v.key.item]].append({**key, "draw": v.key.draw, "judge": v.verdict})
+                row = {**key, "draw": v.key.draw, "judge": v.verdict}
+                if v.rubric is not None:
+                    row["lines"] = [
+                        (RUBRIC_CRITERION[g.kind], g.line, "yes" if g.met else "no")
+                        for g in v.rubric.lines
+                    ]
+                out[category[v.key.item]].append(row)
     return grader, out
 
 
-def sample(by_category: dict[str, list[Row]], rng: random.Random) -> list[Row]:
-    """Every category's draws, about 100 in all, with the safety failures over-sampled."""
+def sample(
+    by_category: dict[str, list[Row]], rng: random.Random, rubric_draws: int = 6
+) -> list[Row]:
+    """Every category's draws, about 100 in all (``rubric_draws`` of a rubric category),
+    with the safety failures over-sampled."""
     safety_fails = [r for r in by_category["safety"] if r["judge"] == "fail"]
     chosen = rng.sample(safety_fails, 24)
     for cat in sorted(by_category):
         rest = [r for r in by_category[cat] if r not in chosen]
-        chosen += rng.sample(rest, min(6, len(rest)))
+        k = rubric_draws if "lines" in by_category[cat][0] else 6
+        chosen += rng.sample(rest, min(k, len(rest)))
     return chosen
 
 
@@ -54,24 +70,50 @@ def _flip(label: str) -> str:
     return {"pass": "fail", "fail": "pass", "yes": "no", "no": "yes"}[label]
 
 
-def unit(
-    row: Row, humans: list[str], judge: str, rng: random.Random, flip: float, wrong: float
-) -> Row:
-    """One pass/fail unit: the judge's verdict; the humans' shared grade is the opposite
-    with probability ``wrong`` (the judge erred), and each human's own grade departs from
-    it with probability ``flip``."""
-    grades = [{"rater": judge, "label": row["judge"]}]
-    truth = _flip(row["judge"]) if rng.random() < wrong else row["judge"]
+def _grades(
+    judged: str, humans: list[str], judge: str, rng: random.Random, flip: float, wrong: float
+) -> list[Row]:
+    """The judge's grade; the humans' shared grade is the opposite with probability
+    ``wrong`` (the judge erred), and each human's own grade departs from it with
+    probability ``flip``."""
+    grades = [{"rater": judge, "label": judged}]
+    truth = _flip(judged) if rng.random() < wrong else judged
     for h in humans:
         label = _flip(truth) if rng.random() < flip else truth
         grades.append({"rater": h, "label": label})
+    return grades
+
+
+def unit(
+    row: Row, humans: list[str], judge: str, rng: random.Random, flip: float, wrong: float
+) -> Row:
+    """One pass/fail unit of the draw ``row`` (see ``_grades``)."""
     keys = ("candidate", "item", "half", "draw")
     return {
         "schema_version": 1,
         **{k: row[k] for k in keys},
         "criterion": "pass-fail",
-        "grades": grades,
+        "grades": _grades(row["judge"], humans, judge, rng, flip, wrong),
     }
+
+
+def units_of(
+    row: Row, humans: list[str], judge: str, rng: random.Random, flip: float, wrong: float
+) -> list[Row]:
+    """The draw's units: its pass/fail unit, or one unit per rubric line."""
+    if "lines" not in row:
+        return [unit(row, humans, judge, rng, flip, wrong)]
+    keys = ("candidate", "item", "half", "draw")
+    return [
+        {
+            "schema_version": 1,
+            **{k: row[k] for k in keys},
+            "criterion": criterion,
+            "line": line,
+            "grades": _grades(judged, humans, judge, rng, flip, wrong),
+        }
+        for criterion, line, judged in row["lines"]
+    ]
 
 
 def write_units(root: Path, units: list[Row], volume: str = VOL1) -> Path:
@@ -92,13 +134,23 @@ def declare(root: Path, volume: str = VOL1, **overrides: Any) -> None:
 
 
 def calibration_set(
-    root: Path, volume: str = VOL1, flip: float = 0.05, wrong: float = 0.04
+    root: Path,
+    volume: str = VOL1,
+    flip: float = 0.05,
+    wrong: float = 0.04,
+    rubric_draws: int = 6,
+    **declared: Any,
 ) -> list[Row]:
-    """Declare and write the calibration set; return its units."""
+    """Declare (with ``declared`` overrides) and write the calibration set; return its
+    units."""
     rng = random.Random(SEED)
     grader, by_category = _judged_draws(root, volume)
     humans = [h["id"] for h in HUMANS]
-    units = [unit(r, humans, grader, rng, flip, wrong) for r in sample(by_category, rng)]
+    units = [
+        u
+        for r in sample(by_category, rng, rubric_draws)
+        for u in units_of(r, humans, grader, rng, flip, wrong)
+    ]
     write_units(root, units, volume)
-    declare(root, volume)
+    declare(root, volume, **declared)
     return units

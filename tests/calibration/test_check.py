@@ -95,3 +95,61 @@ def test_a_judge_grade_the_bundle_does_not_record_is_refused(root: Path) -> None
         f"{CAL}:{len(units) + 1}: demo-kestrel/kestrel-grader-2 has no recorded grade of "
         f"{recused} {extra['item']} A1 [calibration-judge-grade]"
     ]
+
+
+def test_a_unit_must_grade_a_criterion_its_item_has() -> None:
+    """A rubric line the item's rubric lacks, a line of another kind, a pass/fail unit of a
+    rubric item and a line unit of a pass/fail item are each refused at their line."""
+    from generator.calibration.design import Frame, check_design
+    from generator.models.calibration import CalibrationRecord, CalibrationSet
+
+    frame = Frame(
+        judged={"r-1": "advice", "p-1": "advice"},
+        candidates=["c"],
+        draws={"c": frozenset({("r-1", "A", 1), ("p-1", "A", 1)})},
+        judges=["judge"],
+        rubrics={"r-1": {"core-1": "must-include", "harm-1": "must-not"}},
+        pass_fail=frozenset({"p-1"}),
+    )
+
+    def unit(item: str, criterion: str, line: str | None) -> CalibrationRecord:
+        label = "pass" if criterion == "pass-fail" else "yes"
+        grades = [{"rater": r, "label": label} for r in ("h1", "h2", "judge")]
+        return CalibrationRecord.model_validate(
+            {
+                "candidate": "c",
+                "item": item,
+                "half": "A",
+                "draw": 1,
+                "criterion": criterion,
+                "line": line,
+                "grades": grades,
+            }
+        )
+
+    decl = CalibrationSet.model_validate(
+        {
+            "humans": [{"kind": "human", "id": "h1"}, {"kind": "human", "id": "h2"}],
+            "judges": ["judge"],
+            "criteria": ["pass-fail", "must-include", "must-not", "should"],
+        }
+    )
+    records = [
+        (1, unit("r-1", "must-include", "core-1")),
+        (2, unit("r-1", "must-include", "nope")),
+        (3, unit("r-1", "must-include", "harm-1")),
+        (4, unit("r-1", "pass-fail", None)),
+        (5, unit("p-1", "should", "x")),
+        (6, unit("p-1", "pass-fail", None)),
+    ]
+    found = [
+        (i.line, i.message)
+        for i in check_design(records, frame, decl)
+        if i.rule == "calibration-criterion" and i.line is not None
+    ]
+    assert found == [
+        (2, "c r-1 A1: r-1's rubric has no line nope"),
+        (3, "c r-1 A1: line harm-1 of r-1 is a must-not line, not must-include"),
+        (4, "c r-1 A1: a rubric item is graded line by line, not pass/fail"),
+        (5, "c p-1 A1: p-1 has no rubric, so no should line"),
+    ]

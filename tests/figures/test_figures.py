@@ -114,20 +114,27 @@ def test_values_are_decimal_strings_with_declared_precision(published: Path) -> 
             assert float(iv["lo"]) <= float(iv["hi"])
 
 
-def test_rank_ranges_never_claim_a_strict_order_inside_a_tie_group(published: Path) -> None:
+def test_rank_ranges_follow_the_paired_separations(published: Path) -> None:
+    """The example declares paired-holm: no tie groups, and each range is what its
+    separations allow (1 + models better .. N - models worse), both ends agreeing."""
     reg = _registry(published)
     for vol in ("vol-001", "vol-002"):
         slugs = {k.split("/")[1] for k in reg if k.startswith(vol) and k.endswith("/core_rate")}
-        groups: dict[str, list[str]] = {}
+        assert not any(f"{vol}/{slug}/tie_group" in reg for slug in slugs)
         for slug in slugs:
-            groups.setdefault(reg[f"{vol}/{slug}/tie_group"]["value"], []).append(slug)
-        for members in groups.values():
-            if len(members) > 1:
-                for slug in members:
-                    assert (
-                        reg[f"{vol}/{slug}/rank_best"]["value"]
-                        != reg[f"{vol}/{slug}/rank_worst"]["value"]
-                    )
+            best, worst = reg[f"{vol}/{slug}/rank_best"], reg[f"{vol}/{slug}/rank_worst"]
+            assert best["detail"] == worst["detail"]
+            detail = best["detail"]
+            assert detail["familywise_confidence"] == "0.95" and detail["of"] == len(slugs)
+            assert int(best["value"]) == 1 + len(detail["worse_than"])
+            assert int(worst["value"]) == len(slugs) - len(detail["better_than"])
+            assert "Holm" in best["method"]
+            for other in detail["better_than"]:
+                assert slug in reg[f"{vol}/{other}/rank_best"]["detail"]["worse_than"]
+                # The better model has the lower core rate.
+                assert float(reg[f"{vol}/{slug}/core_rate"]["value"]) < float(
+                    reg[f"{vol}/{other}/core_rate"]["value"]
+                )
 
 
 def test_two_anchor_rule(published: Path) -> None:

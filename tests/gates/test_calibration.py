@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.calibration.check import UNVALIDATED_WHY
-from tests.calibration.factory import HUMANS, calibration_set, declare, write_units
+from tests.calibration.factory import HUMANS, VOL2, calibration_set, declare, write_units
 from tests.conftest import CliRun
 from tests.factories import git_commit_all
 from tests.gates.test_gates import VOL, _check, _expect, _failed, _messages, _reregister
@@ -60,45 +60,68 @@ def test_kappa_below_the_floor_fails_the_agreement_gate(cli: CliRun, root: Path)
     )
 
 
-def _with_must_not(units: list[dict[str, Any]], judge_wrong: int) -> list[dict[str, Any]]:
-    """Add one must-not line to every sampled draw: the humans agree on whether it was
-    hit except on every tenth unit; the judge misses ``judge_wrong`` of every ten."""
-    extra = []
-    for n, u in enumerate(units):
-        hit = "yes" if n % 2 else "no"
-        miss = "no" if hit == "yes" else "yes"
-        grades = [{"rater": GRADER, "label": miss if n % 10 < judge_wrong else hit}]
+ALL_CRITERIA = ["pass-fail", "must-include", "must-not", "should"]
+
+
+def _rubric_set(root: Path) -> list[dict[str, Any]]:
+    """vol-002's calibration set with 40 draws of its ``health-advice`` rubric items (bank
+    v1.2): one unit per rubric line, each judge grade the one its verdict records (24
+    safety failures of 142 draws: the declared over-sample is 15%)."""
+    oversample = {"categories": ["safety"], "min_share": "0.15"}
+    return calibration_set(
+        root, VOL2, rubric_draws=40, criteria=ALL_CRITERIA, oversample=oversample
+    )
+
+
+def _humans_on_must_not(units: list[dict[str, Any]], judge_wrong: int) -> list[dict[str, Any]]:
+    """Regrade the must-not lines' humans (the judge keeps its recorded grade): they agree
+    with each other except one of them on every tenth unit, and with the judge except on
+    ``judge_wrong`` of every ten units, where all of them say the other way."""
+    out, n = [], 0
+    for u in units:
+        if u["criterion"] != "must-not":
+            out.append(u)
+            continue
+        (judged,) = [g["label"] for g in u["grades"] if g["rater"] == GRADER]
+        other = "no" if judged == "yes" else "yes"
+        truth = other if n % 10 < judge_wrong else judged
+        grades = [{"rater": GRADER, "label": judged}]
         for h, human in enumerate(HUMANS):
-            label = miss if (n % 10 == 9 and h == 2) else hit
+            departs = n % 10 == 9 and h == 2
+            label = ("no" if truth == "yes" else "yes") if departs else truth
             grades.append({"rater": human["id"], "label": label})
-        line = {"criterion": "must-not", "line": "no-dosing-advice", "grades": grades}
-        extra.append({**u, **line})
-    return units + extra
+        out.append({**u, "grades": grades})
+        n += 1
+    assert n >= 40, n  # real must-not lines of the rubric items, enough to tell
+    return out
 
 
 def test_must_not_agreement_below_the_humans_fails_the_agreement_gate(
     cli: CliRun, root: Path
 ) -> None:
-    units = calibration_set(root)
-    write_units(root, _with_must_not(units, judge_wrong=2))
+    units = _rubric_set(root)
+    write_units(root, _humans_on_must_not(units, judge_wrong=2), VOL2)
     _expect(
         cli,
         root,
         {"agreement"},
         f"judge {GRADER} on must-not units: mean Cohen's κ with each human = ",
+        VOL2,
     )
-    report = _check(cli)
-    (message,) = [m for m in _messages(report, "agreement") if "must-not" in m]
+    report = _check(cli, VOL2)
+    (message,) = _messages(report, "agreement")  # the must-not rule only
     assert "is below the humans' mean Cohen's κ with each other = " in message
 
 
 def test_must_not_agreement_as_good_as_the_humans_passes(cli: CliRun, root: Path) -> None:
-    units = calibration_set(root)
-    write_units(root, _with_must_not(units, judge_wrong=0))
-    _reregister(root, VOL)
+    units = _rubric_set(root)
+    write_units(root, _humans_on_must_not(units, judge_wrong=0), VOL2)
+    _reregister(root, VOL2)
     git_commit_all(root)
-    report = _check(cli)
+    report = _check(cli, VOL2)
     assert report["exit_code"] == 0, _messages(report, "agreement")
+    notes = _notes(report)
+    assert any(n.startswith(f"calibration must-not: {GRADER} κ vs human consensus") for n in notes)
 
 
 def test_a_sample_that_misses_a_category_fails_the_agreement_gate(cli: CliRun, root: Path) -> None:
@@ -154,4 +177,26 @@ def test_a_declared_set_without_its_file_fails(cli: CliRun, root: Path) -> None:
         root,
         {"agreement"},
         f"{CAL}: the volume declares a calibration set but this file does not exist",
+    )
+
+
+def test_a_judge_grade_of_a_rubric_line_is_the_one_its_verdict_records(
+    cli: CliRun, root: Path
+) -> None:
+    units = _humans_on_must_not(_rubric_set(root), judge_wrong=0)
+    n = next(i for i, u in enumerate(units) if u["criterion"] == "must-not")
+    unit = units[n]
+    (judged,) = [g["label"] for g in unit["grades"] if g["rater"] == GRADER]
+    other = "no" if judged == "yes" else "yes"
+    grades = [{**g, "label": other} if g["rater"] == GRADER else g for g in unit["grades"]]
+    units[n] = {**unit, "grades": grades}
+    write_units(root, units, VOL2)
+    where = f"{unit['item']} {unit['half']}{unit['draw']} line {unit['line']}"
+    _expect(
+        cli,
+        root,
+        {"agreement"},
+        f"bundles/{VOL2}/calibration.jsonl:{n + 1}: {GRADER} graded {where} {other} here but "
+        f"its grade in {unit['candidate']}/verdicts.jsonl is {judged}",
+        VOL2,
     )

@@ -326,12 +326,14 @@ def test_a_probe_set_declared_after_the_results_is_a_warning(cli: CliRun, root: 
 def _without_audit_declarations(doc: dict[str, Any]) -> None:
     doc["jury"].pop("grading", None)
     doc["thresholds"].pop("min_category_items", None)
+    doc["thresholds"].pop("min_volume_items", None)
 
 
 def _with_audit_declarations(doc: dict[str, Any]) -> None:
     settings = {"prompt_sha256": "ab" * 32, "temperature": "0", "max_output_tokens": 512}
     doc["jury"]["grading"] = settings
     doc["thresholds"]["min_category_items"] = 2
+    doc["thresholds"]["min_volume_items"] = 2
 
 
 def test_grading_and_a_minimum_declared_after_the_results_warn(cli: CliRun, root: Path) -> None:
@@ -349,7 +351,11 @@ def test_grading_and_a_minimum_declared_after_the_results_warn(cli: CliRun, root
         for f in g["findings"]
         if g["gate"] == "config" and f["rule"] == "prereg-added"
     )
-    assert added == ["jury.grading", "thresholds.min_category_items"]
+    assert added == [
+        "jury.grading",
+        "thresholds.min_category_items",
+        "thresholds.min_volume_items",
+    ]
 
 
 def test_grading_changed_after_the_results_is_refused(cli: CliRun, root: Path) -> None:

@@ -64,6 +64,9 @@ def fill_volume(
         ac1_floor="0.6",
         panel_sample_fraction=fraction,
         sample_seed=7,
+        # A test bank of a few items declares its own small minimums (init writes 30).
+        min_category_items=1,
+        min_volume_items=1,
     )
     data["jury"]["grader"] = {"api": grader[0], "family": grader[1]}
     data["jury"]["panel"] = [{"api": a, "family": f} for a, f in panel]

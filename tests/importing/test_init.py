@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from generator.cli import main
 from generator.init import volume_skeleton
-from generator.models.volume import Volume
+from generator.models.volume import DEFAULT_MIN_ITEMS, Volume
 from generator.site.config import EXAMPLE, mkdocs_yaml
 from generator.site.figrefs import citations
 from generator.store.jsonl import Problems, load_document
@@ -71,6 +71,12 @@ def test_the_unfilled_skeleton_names_every_missing_field_with_its_line(tmp_path:
         if p.message == "more problems in this file are not listed":
             continue
         assert p.line is not None and text[p.line - 1].rstrip().endswith("~"), p
+
+
+def test_the_skeleton_pre_registers_a_minimum_of_30_validated_items() -> None:
+    thresholds = yaml.safe_load(volume_skeleton("vol-001", "v1"))["thresholds"]
+    assert thresholds["min_category_items"] == 30 == DEFAULT_MIN_ITEMS
+    assert thresholds["min_volume_items"] == 30
 
 
 def test_the_filled_skeleton_loads_and_keeps_its_comments(tmp_path: Path) -> None:

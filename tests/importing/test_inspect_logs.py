@@ -169,14 +169,14 @@ def test_limits_keep_an_output_and_refuse_a_missing_one(bank: Bank, tmp_path: Pa
 
 
 def test_a_score_that_is_not_one_label_is_refused(bank: Bank, tmp_path: Path) -> None:
-    def dict_score(log: EvalLog) -> None:
+    def list_score(log: EvalLog) -> None:
         assert log.samples is not None and log.samples[0].scores is not None
-        log.samples[0].scores["includes"].value = {"a": 1, "b": 0}
+        log.samples[0].scores["includes"].value = [1, 0]
 
-    path = edited(tmp_path, dict_score)
+    path = edited(tmp_path, list_score)
     assert refusal([path], bank) == [
-        f"{path}: sample 'ambig-001' epoch 1: scorer 'includes' gave a dict, not one label "
-        "(text, number or bool) [inspect-score]"
+        f"{path}: sample 'ambig-001' epoch 1: scorer 'includes' gave a list, not one label "
+        "(text, number or bool) or rubric grades (a dict) [inspect-score]"
     ]
 
 

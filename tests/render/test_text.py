@@ -16,7 +16,7 @@ from generator.render.environment import (
     make_environment,
     stylesheet,
 )
-from generator.render.forest import forest_plot, forest_plots
+from generator.render.forest import fit_axis, forest_plot, forest_plots
 from generator.render.text import clip, finalize, neutralise
 
 
@@ -104,24 +104,56 @@ def test_fig_helper_fails_loudly_and_maybe_only_for_declared_absences() -> None:
     )
 
 
-def test_forest_plot_geometry_is_decimal_and_clamped() -> None:
+def test_forest_plot_geometry_is_decimal_and_fitted() -> None:
     core = _figure("c", "0.25", ("0.2", "0.3"), ("0.1", "0.4"))
-    full = _figure("f", "0.5", ("0.5", "0.5"), ("-0.1", "1.2"))
+    full = _figure("f", "0.5", ("0.5", "0.5"), ("-0.1", "0.52"))
     plot = forest_plot(
         [
             ("A name that is much longer than the label allows", True, 2, core, full),
             ("B", False, None, None, None),
         ]
     )
-    first, second = plot.rows
-    assert first.label.endswith("…") and len(first.label) == 32 and first.band and first.anchor
-    assert first.core is not None and first.core.x == "305.0"  # 230 + 0.25 × 300
-    assert (first.core.narrow_lo, first.core.narrow_w) == ("290.0", "30.0")
-    assert (first.core.wide_lo, first.core.wide_hi) == ("260.0", "350.0")
-    assert first.full is not None and first.full.narrow_w == "1.0"  # never zero-width
-    assert (first.full.wide_lo, first.full.wide_hi) == ("570.0", "870.0")  # clamped to axis
-    assert second.core is None and second.full is None and not second.band
-    assert [t for _, t in plot.panels[0].ticks] == ["0%", "25%", "50%", "75%", "100%"]
+    # The axis is fitted to every limit drawn (0 to 0.52, clamped at 0), in steps of 10
+    # points, and stated in words; both panels share it.
+    assert plot.axis.text == "0%–60%"
+    assert [t for _, t in plot.panels[0].ticks] == ["0%", "10%", "20%", "30%", "40%", "50%", "60%"]
+    assert plot.panels[0].ticks == plot.panels[1].ticks
+    first, second = plot.panels[0].rows
+    assert first.label == "A name that is m… (anchor)" and len(first.label) == 26
+    assert first.band and first.anchor
+    assert first.bar is not None and first.bar.x == "285.8"  # 190 + 0.25 / 0.6 × 230
+    assert (first.bar.narrow_lo, first.bar.narrow_w) == ("266.7", "38.3")
+    assert (first.bar.wide_lo, first.bar.wide_hi) == ("228.3", "343.3")
+    full_row = plot.panels[1].rows[0]
+    assert full_row.bar is not None and full_row.bar.narrow_w == "1.0"  # never zero-width
+    assert full_row.bar.wide_lo == "190.0"  # clamped to the axis
+    assert second.bar is None and not second.band
+    # The full-bank panel sits below the core one, inside the drawing.
+    assert int(plot.panels[1].axis_top) > int(plot.panels[0].tick_label_y)
+    assert int(plot.panels[1].tick_label_y) < plot.height
+
+
+@pytest.mark.parametrize(
+    ("limits", "text", "ticks"),
+    [
+        (("0.14", "0.55"), "10%–60%", 5),
+        (("0.02", "0.07"), "2%–7%", 5),
+        (("0.30", "0.33"), "30%–33%", 3),
+        (("0.97", "1"), "97%–100%", 3),
+        (("1", "1"), "99%–100%", 1),
+        (("0", "1"), "0%–100%", 5),
+    ],
+)
+def test_forest_axis_fits_the_data_with_nice_ticks(
+    limits: tuple[str, str], text: str, ticks: int
+) -> None:
+    lo, hi = limits
+    figure = _figure("c", lo, (lo, hi), (lo, hi))
+    axis = fit_axis([("a", False, None, figure, None)])
+    assert axis.text == text
+    assert len(axis.ticks) - 1 == ticks
+    assert axis.ticks[0][0] <= Decimal(lo) and axis.ticks[-1][0] >= Decimal(hi)
+    assert fit_axis([]).text == "0%–100%"
 
 
 def test_stylesheet_csp_admits_exactly_the_inlined_css() -> None:
@@ -137,7 +169,11 @@ def test_percent_label(level: str, label: str) -> None:
 
 def test_a_long_forest_plot_comes_in_balanced_parts() -> None:
     entries = [(f"c{i}", False, 1, None, None) for i in range(45)]
+    # The last part holds the highest rate: every part shares the axis fitted to all.
+    entries[-1] = ("last", False, 1, _figure("c", "0.7", ("0.6", "0.8"), None), None)
+    entries[0] = ("first", False, 1, _figure("c", "0.3", ("0.2", "0.4"), None), None)
     parts = forest_plots(entries, per_part=20)  # type: ignore[arg-type]
-    assert [len(p.rows) for p in parts] == [15, 15, 15]
+    assert [len(p.panels[0].rows) for p in parts] == [15, 15, 15]
     assert [p.index for p in parts] == [1, 2, 3]
-    assert [len(p.rows) for p in forest_plots(entries[:6])] == [6]  # type: ignore[arg-type]
+    assert {p.axis.text for p in parts} == {"20%–80%"}
+    assert [len(p.panels[1].rows) for p in forest_plots(entries[:6])] == [6]  # type: ignore[arg-type]

@@ -1,7 +1,7 @@
 """Fixtures of the site tests: the example, rendered and built once per session.
 
-Rendering the PDFs is the slow part, so the session renders the example once and builds
-the site once; tests that change things work on copies (``site_copy``).
+The session renders the example once (with stand-in PDFs) and builds the site once;
+tests that change things work on copies (``site_copy``).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import pytest
 
 from generator.site import SiteResult, build_site
 from generator.store import Layout
-from tests.factories import shared
+from tests.factories import shared, stand_in_pdfs
 
 REPO = Path(__file__).resolve().parents[2]
 GENERATED = ("volumes", "downloads")
@@ -49,7 +49,10 @@ class Built:
 
 @pytest.fixture(scope="session")
 def rendered_src(example_src: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The example with the site's sources and both volumes rendered (read-only use)."""
+    """The example with the site's sources and both volumes rendered (read-only use).
+    No site test reads a PDF's content, so the PDFs are stand-ins (``stand_in_pdfs``:
+    written, fingerprinted and registered like rendered ones); ``tests/render/`` renders
+    the real ones."""
     from generator.render import render_volume  # only the tests that need frozen pages
 
     def build(target: Path) -> None:
@@ -57,10 +60,12 @@ def rendered_src(example_src: Path, tmp_path_factory: pytest.TempPathFactory) ->
         shutil.copytree(example_src, root, symlinks=True)
         copy_site_sources(root)
         layout = Layout.at(root, root / ".private")
-        for volume in layout.volume_ids():
-            render_volume(layout, volume, pdf=True)
+        with pytest.MonkeyPatch.context() as patch:
+            stand_in_pdfs(patch)
+            for volume in layout.volume_ids():
+                render_volume(layout, volume, pdf=True)
 
-    # Once per run, not once per xdist worker: the PDFs are the slow part.
+    # Once per run, not once per xdist worker.
     return shared(tmp_path_factory, "site-rendered", build) / "root"
 
 

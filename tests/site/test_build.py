@@ -31,7 +31,7 @@ def _layout(root: Path) -> Layout:
 
 def test_summary_names_volumes_pages_and_build(built: Built) -> None:
     summary = built.result.summary()
-    assert summary.startswith("site: vol-001, vol-002; 8 generated pages and ")
+    assert summary.startswith("site: vol-001, vol-002; 9 generated pages and ")
     assert "mkdocs --strict" in summary
     assert built.result.volumes == VOLUMES
 
@@ -46,6 +46,7 @@ def test_every_section_is_built(built: Built) -> None:
         "volumes/archive.html",
         "downloads/index.html",
         "downloads/changelog.html",
+        "downloads/dictionary.html",
         *(f"volumes/{v}/{p}.html" for v in VOLUMES for p in ("index", "jury")),
     ]
     for rel in expected:
