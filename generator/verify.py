@@ -48,6 +48,7 @@ CHECKED = {
     "releases": "release",
     "downloads": "download",
     "manifest_files": "manifest file",
+    "derived_downloads": "derived download",
     "figures": "figure",
 }
 """What ``checked`` counts (its ``--json`` keys) and the noun a person reads for each."""
@@ -114,7 +115,9 @@ class VerifyReport:
 
     def summary(self) -> str:
         """One line for people."""
-        counts = ", ".join(counted(n, CHECKED[k]) for k, n in self.checked.items())
+        counts = ", ".join(
+            counted(n, CHECKED.get(k, k.replace("_", " "))) for k, n in self.checked.items()
+        )
         if self.findings:
             return f"not verified: {counted(len(self.findings), 'finding')} ({counts})"
         if self.trust_given:
