@@ -16,7 +16,7 @@ from types import ModuleType
 from typing import Any, Literal
 
 from generator.gates import GATES, WITH_OUTPUTS, GateContext, GateResult
-from generator.progress import Progress
+from generator.progress import Progress, expect
 from generator.store import Bounds, Layout, VolumeData, load_volume
 
 Phase = Literal["inputs", "outputs"]
@@ -100,6 +100,7 @@ def run_gates(
     # The volume's rows (hundreds of thousands of tuples) live until the gates are done;
     # frozen, the cyclic garbage collector stops walking them on every full collection.
     gc.freeze()
+    expect(progress, len(chosen))
     try:
         for module in chosen:
             if progress is not None:

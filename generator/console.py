@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
 from rich.progress import Progress as Bar
 
-from generator.progress import Progress, silent
+from generator.progress import Counter, Progress, silent
 
 
 def _console(stderr: bool) -> Console:
@@ -64,7 +64,8 @@ def progress(
 ) -> Iterator[Progress]:
     """A progress bar on stderr when it is a terminal; a no-op callback otherwise.
 
-    Yields a function taking a short label for the step just started. ``ticking=False``
+    Yields a callback taking a short label for each step, counting them ("3 of 9: …")
+    against ``total`` and the steps announced with ``progress.expect``. ``ticking=False``
     redraws the bar only at each step, without rich's refresh thread, for commands that
     fork (``generator.forked`` forks only a single-threaded process).
     """
@@ -83,9 +84,9 @@ def progress(
     with bar:
         task = bar.add_task(description, total=total, label="")
 
-        def step(label: str) -> None:
-            bar.update(task, advance=1, label=label)
+        def show(done: int, steps: int | None, text: str) -> None:
+            bar.update(task, completed=done, total=steps, label=text)
             if not ticking:
                 bar.refresh()
 
-        yield step
+        yield Counter(show, total)

@@ -52,6 +52,11 @@ class Problem:
     gate: str | None = field(default=None, kw_only=True)
     severity: Severity = field(default="error", kw_only=True)
     """A warning fails only under ``--strict``."""
+    cause: str | None = field(default=None, kw_only=True)
+    """Where the root cause of this problem is reported (a path), when it only follows
+    from another problem; None: it is a root cause itself. Root causes are shown first."""
+    affected: tuple[str, ...] = field(default=(), kw_only=True)
+    """What a grouped problem stands for (the figures that do not recompute …)."""
 
     def location(self) -> str:
         """``path:line`` (or just ``path`` when no line applies), control characters
@@ -59,9 +64,14 @@ class Problem:
         path = escape(self.path)
         return f"{path}:{self.line}" if self.line is not None else path
 
+    def located(self, text: str) -> str:
+        """``path:line: text``; a problem of the whole tree (path ``.``) is not prefixed
+        with a bare ``.:``, which reads as a typo."""
+        return text if self.path in ("", ".") else f"{self.location()}: {text}"
+
     def __str__(self) -> str:
         rule = f"{self.gate}/{self.rule}" if self.gate else self.rule
-        text = f"{self.location()}: {escape(self.message)} [{escape(rule)}]"
+        text = self.located(f"{escape(self.message)} [{escape(rule)}]")
         return f"{text}; fix: {escape(self.fix)}" if self.fix else text
 
     def as_json(self) -> dict[str, Any]:
@@ -74,6 +84,8 @@ class Problem:
             "message": self.message,
             "fix": self.fix or None,
             "severity": self.severity,
+            "cause": self.cause,
+            "affected": list(self.affected),
         }
 
 
@@ -87,15 +99,28 @@ class ProbepressError(Exception):
         self.problems = list(problems)
 
     def render(self, limit: int = 50) -> str:
-        """The message plus one line per problem, capped at ``limit`` lines."""
+        """The message plus one line per problem, root causes first, capped at ``limit``
+        lines; the cap cuts problems that follow from another before any root cause."""
         if not self.problems:
             return escape(str(self))
-        lines = [str(p) for p in self.problems[:limit]]
-        hidden = len(self.problems) - limit
+        shown = root_causes_first(self.problems)[:limit]
+        lines = [str(p) for p in shown]
+        hidden = len(self.problems) - len(shown)
         if hidden > 0:
-            lines.append(f"... and {counted(hidden, 'more problem')}")
+            roots = sum(p.cause is None for p in self.problems) - sum(
+                p.cause is None for p in shown
+            )
+            kinds = f", {counted(roots, 'root cause')} among them" if roots else ""
+            lines.append(f"... and {counted(hidden, 'more problem')}{kinds}")
         head = escape(str(self))
         return "\n".join([head, *lines]) if head else "\n".join(lines)
+
+
+def root_causes_first(problems: Iterable[Problem]) -> list[Problem]:
+    """``problems`` with every root cause before the problems that follow from one
+    (each part in its own order)."""
+    found = list(problems)
+    return [p for p in found if p.cause is None] + [p for p in found if p.cause is not None]
 
 
 class InputError(ProbepressError):
@@ -113,7 +138,8 @@ class CheckFailed(ProbepressError):
 
 
 def os_error_message(exc: OSError) -> str:
-    """An operating-system error in the ``path: message [rule]`` form, naming the path(s)
+    """An operating-system error in the ``path: message [rule]`` form, naming the path
+    (or both paths)
     and the errno text, e.g. ``site/index.html: No space left on device [ENOSPC]``."""
     code = exc.errno
     name = errno.errorcode.get(code, "OSError") if code is not None else "OSError"

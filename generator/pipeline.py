@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from generator import figures
 from generator.errors import InputError
 from generator.models.figures import Figure
-from generator.progress import Progress
+from generator.progress import Progress, expect
 from generator.store import Layout, VolumeData, load_volume, public_view
 
 Figures = dict[str, Figure]
@@ -42,6 +42,7 @@ class Pages:
 
 def announced(volumes: Sequence[str], label: str, step: Progress) -> Iterator[str]:
     """``volumes``, each announced as ``label volume``."""
+    expect(step, len(volumes))
     for volume in volumes:
         step(f"{label} {volume}")
         yield volume

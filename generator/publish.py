@@ -31,7 +31,7 @@ from generator.gating import gate_inputs, gate_outputs, verdicts
 from generator.hashing import sha256_bytes, sha256_file
 from generator.journal import commit, recover
 from generator.models.release import Release
-from generator.progress import Progress, silent
+from generator.progress import Progress, expect, silent
 from generator.release import (
     intact,
     load_release,
@@ -61,6 +61,9 @@ from generator.store.paths import (
 )
 from generator.words import counted
 
+FINAL_STEPS = 3
+"""The steps of a publish after the pages: the site, the gates on the finished tree,
+moving into place."""
 SITE_STAMP = ".probepress-site.json"
 
 
@@ -272,6 +275,7 @@ def _publish(
         pages = pipeline.Pages(run.jobs, run.draft, run.step)
         pipeline.render_pages(stage_layout, changed, loaded, computed, pages)
         releases = tuple(_release(run, stage_layout, v, reports[v]) for v in volumes)
+        expect(run.step, FINAL_STEPS)
         run.step("site")
         from generator.site import build_site  # MkDocs, when a publish gets this far
 

@@ -19,18 +19,39 @@ findings and are never opened. This module depends on the release format
 from __future__ import annotations
 
 import contextlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from generator import figures
-from generator.errors import ProbepressError, Problem
-from generator.progress import Progress, silent
+from generator.causes import Because, figures_by_source
+from generator.errors import ProbepressError, Problem, root_causes_first
+from generator.progress import Progress, expect, silent
 from generator.store.paths import BANK, BUNDLES, FIGURES_REGISTRY, PUBLIC_KEY
 from generator.trust import Trust, pem_fingerprint
-from generator.verify_checks import Kind, View, check_publication, open_view
+from generator.verify_checks import (
+    PUBLISHER_FIX,
+    READER_FIX,
+    Kind,
+    View,
+    check_publication,
+    open_view,
+)
 from generator.verify_derived import check_derived
 from generator.words import counted
+
+STEPS = 6
+"""The steps ``verify`` announces: inventory, records, SHA256SUMS, site manifest,
+leaderboards and archives, figures."""
+CHECKED = {
+    "frozen_files": "frozen file",
+    "releases": "release",
+    "downloads": "download",
+    "manifest_files": "manifest file",
+    "derived_downloads": "derived download",
+    "figures": "figure",
+}
+"""What ``checked`` counts (its ``--json`` keys) and the noun a person reads for each."""
 
 
 @dataclass(frozen=True)
@@ -78,14 +99,25 @@ class VerifyReport:
             "authenticated": self.authenticated,
             "checked": self.checked,
             "findings": [
-                {"what": f.path, "message": f.message, "kind": f.rule} for f in self.findings
+                {
+                    "what": f.path,
+                    "line": f.line,
+                    "message": f.message,
+                    "kind": f.rule,
+                    "fix": f.fix,
+                    "cause": f.cause,
+                    "affected": list(f.affected),
+                }
+                for f in root_causes_first(self.findings)
             ],
             "notes": list(self.notes),
         }
 
     def summary(self) -> str:
         """One line for people."""
-        counts = ", ".join(f"{n} {k}" for k, n in self.checked.items())
+        counts = ", ".join(
+            counted(n, CHECKED.get(k, k.replace("_", " "))) for k, n in self.checked.items()
+        )
         if self.findings:
             return f"not verified: {counted(len(self.findings), 'finding')} ({counts})"
         if self.trust_given:
@@ -107,6 +139,7 @@ def verify(
         trust: The reader's trusted keys and policy; None: authenticity is not checked.
     """
     step = progress or silent
+    expect(step, STEPS)
     step("inventory")
     view = open_view(path)
     published = check_publication(view, trust, step)
@@ -133,13 +166,40 @@ def _recompute(view: View, published: list[str]) -> None:
         with contextlib.suppress(ProbepressError):
             view.checked["figures"] = len(figures.load_registry(view.layout).figures)
     for volume in published:
+        unreadable: list[Problem] = []
         try:
-            found = figures.verify(view.layout, volume)
+            found = figures.verify(view.layout, volume, inputs=unreadable)
         except ProbepressError as exc:
             view.add(volume, f"cannot recompute: {exc.render(3)}", "recomputed")
             continue
-        for mismatch in found:
-            view.add(mismatch.path, mismatch.message, "recomputed")
+        _report_recomputation(view, found, unreadable)
+
+
+def _report_recomputation(view: View, found: list[Problem], inputs: list[Problem]) -> None:
+    """Root causes first: the inputs' own problems (as the view names their files, with a
+    reader's fix), then one finding per changed source for the figures it breaks."""
+    for problem in inputs:
+        place = view.place(problem.path)
+        if not any(f.path == place and f.message == problem.message for f in view.findings):
+            view.add(place, problem.message, fix=READER_FIX, line=problem.line)
+
+    def because(source: str) -> Because:
+        place = view.place(source)
+        if any(f.path == place and f.rule == "integrity" for f in view.findings):
+            return Because("changed after it was published (see above)", READER_FIX)
+        return Because("differs from the file the figures were computed from", PUBLISHER_FIX)
+
+    grouped = figures_by_source(found, because, view.place)
+    changed = {p.cause for p in grouped if p.affected}
+    for problem in grouped:
+        if problem.rule == "not-recomputed" and problem.cause is not None:
+            if view.place(problem.cause) in changed:
+                continue  # the changed file's finding already says why
+            place = view.place(problem.cause)
+            message = f"figures not recomputed: {place} is not intact (see above)"
+            view.add(problem.path, message, "recomputed", cause=place)
+            continue
+        view.findings.append(replace(problem, rule="recomputed", fix=problem.fix or PUBLISHER_FIX))
 
 
 def _report_shipped_key(view: View) -> None:

@@ -8,6 +8,7 @@ opened only when the inventory found them regular and within bounds.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,6 +49,13 @@ from generator.store.paths import (
 )
 from generator.trust import Trust, fingerprint, signature_problem
 
+READER_FIX = (
+    "this copy is not what was published: fetch it again from the publisher and compare "
+    "it with SHA256SUMS; if it still differs, tell the publisher"
+)
+"""What a reader holding a publication can do about a file that is not what it should be."""
+PUBLISHER_FIX = "the publication does not agree with itself: tell the publisher"
+"""What a reader can do when the publisher's own records disagree."""
 Kind = Literal["integrity", "recomputed", "authenticated"]
 """The question a verify problem fails, which is its rule."""
 T = TypeVar("T")
@@ -116,9 +124,26 @@ class View:
         """The file of root file ``rel`` in this view."""
         return self.base / self.shown(rel)
 
-    def add(self, what: str, message: str, kind: Kind = "integrity") -> None:
-        """Record a finding about ``what`` (a path, a figure or a volume)."""
-        self.findings.append(Problem(what, None, kind, message))
+    def place(self, rel: str) -> str:
+        """The view's name of ``rel``, a path relative to the layout (a built site's
+        readers see ``downloads/``, not the publisher's ``site_src/``)."""
+        return Path(os.path.relpath(self.layout.root / rel, self.base)).as_posix()
+
+    def add(
+        self,
+        what: str,
+        message: str,
+        kind: Kind = "integrity",
+        *,
+        fix: str | None = None,
+        line: int | None = None,
+        cause: str | None = None,
+    ) -> None:
+        """Record a finding about ``what`` (a path, a figure or a volume); an integrity
+        finding's fix defaults to the reader's (``READER_FIX``)."""
+        if fix is None and kind == "integrity":
+            fix = READER_FIX
+        self.findings.append(Problem(what, line, kind, message, fix, cause=cause))
 
 
 def open_view(path: Path) -> View:
@@ -164,7 +189,8 @@ def check_publication(view: View, trust: Trust | None, step: Progress) -> list[s
         elif found.release is None:
             view.add(
                 view.shown(release_rel(volume)),
-                f"is missing, though {' and '.join(found.reasons)} show {volume} was published",
+                f"is missing, though {' and '.join(found.reasons)} "
+                f"{'shows' if len(found.reasons) == 1 else 'show'} {volume} was published",
             )
         else:
             _check_release(view, found.release, ledger, trust)
@@ -199,7 +225,7 @@ def _frozen(view: View) -> dict[str, fingerprints.FrozenFile]:
     except ProbepressError as exc:
         view.add(view.shown(FINGERPRINT_REGISTRY), exc.render(3))
         return {}
-    view.checked["frozen files"] = len(frozen)
+    view.checked["frozen_files"] = len(frozen)
     recorded = ((rel, e.sha256) for rel, e in frozen.items() if not view.unreadable(rel))
     for found in drift(recorded, view.sha256):
         what = "is missing" if found.change == "missing" else "changed after it was published"
@@ -339,7 +365,7 @@ def _check_manifest(
         ledger_at = view.shown(RELEASE_LEDGER)
         view.add(shown, f"is unsigned, but {ledger_at} records signed volumes (a downgrade)")
     expected = _expected(view, manifest)
-    view.checked["manifest files"] = len(expected)
+    view.checked["manifest_files"] = len(expected)
     own = {view.shown(MANIFEST), view.shown(BUILT_MANIFEST)}
     areas = tuple(f"{a}/" for a in PUBLISHED_AREAS)
     covered = {

@@ -111,4 +111,4 @@ def check_derived(view: View, published: list[str]) -> None:
                 _compare(view, name, data, why)
         if not _named(view, (view.shown(f"{BUNDLES}/{volume}/"),)):
             _check_archive(view, volume)
-    view.checked["derived downloads"] = 3 * len(published)
+    view.checked["derived_downloads"] = 3 * len(published)

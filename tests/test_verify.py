@@ -127,7 +127,7 @@ def test_a_legitimately_signed_publication_verifies(pub: Path, keys: dict[str, P
         True,
         True,
     )
-    assert report["checked"]["manifest files"] > 100 and report["checked"]["releases"] == 2
+    assert report["checked"]["manifest_files"] > 100 and report["checked"]["releases"] == 2
     assert "verified: intact, recomputed and signed by a trusted key" in ok.stderr
     site = verify(pub, str(pub / "site"), *trusted(keys))
     assert site.exit_code == 0, site.stderr
@@ -377,3 +377,51 @@ def test_rotating_the_key_re_signs_every_standing_release(pub: Path, keys: dict[
     assert ok.exit_code == 0, ok.stderr[:3000]
     assert f"{RELEASE}: signed by trusted key forger.pub" in ok.stderr
     assert verify(pub, *trusted(keys)).exit_code == 1  # the old key no longer signs it
+
+
+def _flip_first_verdict(path: Path) -> None:
+    """One verdict edited by hand, the bundle's manifest left as sealed."""
+    lines = path.read_text("utf-8").splitlines(keepends=True)
+    record = json.loads(lines[0])
+    record["verdict"] = "pass" if record["verdict"] == "fail" else "fail"
+    lines[0] = json.dumps(record, sort_keys=True, ensure_ascii=False) + "\n"
+    path.write_text("".join(lines), "utf-8")
+
+
+VERDICTS = "bundles/vol-001/demo-ember-ember-mini/verdicts.jsonl"
+
+
+def test_one_changed_file_shows_its_cause_first_and_every_finding(
+    pub: Path, keys: dict[str, Path]
+) -> None:
+    _flip_first_verdict(pub / VERDICTS)
+    bad = verify(pub, *trusted(keys))
+    assert bad.exit_code == 1
+    lines = bad.stderr.splitlines()
+    assert not [x for x in lines if x.startswith("... and ")]  # nothing cut off
+    mine = [x for x in lines if x.startswith(f"{VERDICTS}: ")]
+    assert f"{VERDICTS}: differs from {RELEASE} [integrity]" in mine[0]
+    assert any("do not match bundle.json" in x for x in mine)
+    grouped = next(x for x in lines if "figures do not recompute" in x)
+    assert "because this file changed after it was published" in grouped
+    assert lines.index(grouped) > lines.index(mine[0])  # root cause first
+    assert "probepress figures" not in bad.stderr  # a reader cannot recompute a registry
+    report = json.loads(verify(pub, "--json", *trusted(keys)).stdout)
+    kinds = [f["kind"] for f in report["findings"]]
+    assert kinds == sorted(kinds, key=lambda k: k != "integrity")
+    recomputed = [f for f in report["findings"] if f["kind"] == "recomputed"]
+    assert recomputed[0]["cause"] == VERDICTS and len(recomputed[0]["affected"]) > 40
+
+
+def test_a_site_is_named_by_its_own_paths_with_a_readers_fix(
+    pub: Path, keys: dict[str, Path]
+) -> None:
+    _flip_first_verdict(pub / "site" / "downloads" / VERDICTS)
+    bad = verify(pub, str(pub / "site"), *trusted(keys))
+    assert bad.exit_code == 1
+    assert "site_src/" not in bad.stderr
+    assert f"\n{VERDICTS}" not in bad.stderr  # the site holds it under downloads/
+    sealed = next(x for x in bad.stderr.splitlines() if "do not match bundle.json" in x)
+    assert sealed.startswith(f"downloads/{VERDICTS}: ")
+    assert "fetch it again from the publisher" in sealed
+    assert "runner's output" not in bad.stderr  # a maintainer's fix, not a reader's

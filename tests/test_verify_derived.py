@@ -37,7 +37,7 @@ def _findings(path: Path) -> tuple[View, list[str]]:
 def test_an_intact_root_and_site_pass(copy: Path, tmp_path: Path) -> None:
     view, found = _findings(copy)
     assert found == []
-    assert view.checked["derived downloads"] == 6
+    assert view.checked["derived_downloads"] == 6
     site = tmp_path / "site"
     shutil.copytree(copy / DOWNLOADS, site / "downloads")
     assert _findings(site)[1] == []

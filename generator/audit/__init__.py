@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from generator.audit import answers, balance, baselines, exploits, properties, receipts
 from generator.audit.base import AuditContext, AuditReport, Case, Section
-from generator.progress import Progress
+from generator.progress import Progress, expect
 from generator.store import Bounds, Layout, load_volume
 
 SECTIONS: tuple[tuple[str, Callable[[AuditContext], Section]], ...] = (
@@ -47,6 +47,7 @@ def run_audit(
     data = load_volume(layout, volume, bounds=bounds, private=private)
     ctx = AuditContext(data, private)
     results = []
+    expect(progress, len(SECTIONS))
     for name, section in SECTIONS:
         if progress is not None:
             progress(name)

@@ -15,6 +15,7 @@ from generator.figures.builder import rate_display
 from generator.models.bank import BankItem
 from generator.stats.intervals import rate
 from generator.tier0 import evaluate
+from generator.words import counted
 
 NAME = "reference"
 CONTROLS = "controls"
@@ -126,7 +127,7 @@ def _unread(count: int) -> Case:
     return Case(
         "held-out",
         "skip",
-        f"could not test {count} held-out item(s): the private store was not read "
+        f"could not test {counted(count, 'held-out item')}: the private store was not read "
         "(pass --private DIR or set PROBEPRESS_PRIVATE)",
         rule="untested",
     )

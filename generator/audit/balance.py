@@ -13,6 +13,7 @@ from collections import Counter
 
 from generator.audit.base import AuditContext, Case, Section
 from generator.minimums import withheld_categories
+from generator.words import counted
 
 NAME = "balance"
 
@@ -46,7 +47,7 @@ def balance(ctx: AuditContext) -> Section:
                 Case(
                     f"category/{category}",
                     "fail",
-                    f"category {category} has {validated} validated item(s), below the "
+                    f"category {category} has {counted(validated, 'validated item')}, below the "
                     f"pre-registered minimum of {minimum}: its per-category rates are "
                     "withheld (not published); add validated items",
                     where,

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from generator.models.calibration import ACCEPT, CalibrationRecord, CalibrationSet
+from generator.words import counted
 
 DrawId = tuple[str, str, str, int]
 """Candidate slug, item, half, draw."""
@@ -79,8 +80,8 @@ def _unit(line: int, record: CalibrationRecord, frame: Frame, humans: set[str]) 
             Issue(
                 "calibration-humans",
                 line,
-                f"{where} is graded by {len(raters & humans)} declared human(s); every unit "
-                "is graded independently by at least two",
+                f"{where} is graded by {counted(len(raters & humans), 'declared human')}; "
+                "every unit is graded independently by at least two",
             )
         )
     missing = [j for j in frame.judges if j not in raters]
@@ -132,8 +133,8 @@ def _coverage(
             Issue(
                 "calibration-size",
                 None,
-                f"the calibration sample has {len(draws)} draws, fewer than the declared "
-                f"{decl.draws}",
+                f"the calibration sample has {counted(len(draws), 'draw')}, fewer than the "
+                f"declared {decl.draws}",
             )
         )
     covered = {frame.judged.get(r.item) for r in records}
@@ -155,8 +156,8 @@ def _coverage(
             Issue(
                 "calibration-candidates",
                 None,
-                f"the calibration sample has draws of {have} candidate(s); the declaration "
-                f"asks for {want}",
+                f"the calibration sample has draws of {counted(have, 'candidate')}; "
+                f"the declaration asks for {want}",
             )
         )
     types = {r.criterion for r in records}

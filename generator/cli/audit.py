@@ -52,10 +52,10 @@ def audit(
     receipts. Cases that could not run are listed as not tested (failures with
     --strict). Held-out items are named by id only."""
     from generator import ci_reports
-    from generator.audit import SECTIONS, AuditReport, run_audit
+    from generator.audit import AuditReport, run_audit
 
     def run() -> AuditReport:
-        with progress(f"auditing {volume}", len(SECTIONS), ticking=False) as step:
+        with progress(f"auditing {volume}", ticking=False) as step:
             return run_audit(
                 state.layout, volume, strict=strict, bounds=state.bounds, progress=step
             )

@@ -18,6 +18,7 @@ from generator.errors import (
     UsageError,
     escape,
     os_error_message,
+    root_causes_first,
 )
 from generator.interrupt import Terminated, sigterm_exits
 from generator.lock import writing
@@ -121,16 +122,13 @@ def print_report(report: Any, as_json: bool) -> None:
                 verdict = "pass (warnings)"
             if r.pending:
                 verdict += " · pending parts"
-            first = (
-                f"{r.findings[0].location()}: {escape(r.findings[0].message)}"
-                if r.findings
-                else "—"
-            )
+            first = r.findings[0].located(escape(r.findings[0].message)) if r.findings else "—"
             table.add_row(r.name, verdict, str(len(r.findings)), first)
         out.print(table)
+        found = [f for r in report.results for f in r.findings]
+        for finding in root_causes_first(found):  # consequences after every root cause
+            err.print(f"{finding.severity}: {finding}", markup=False)
         for r in report.results:
-            for finding in r.findings:
-                err.print(f"{finding.severity}: {finding}", markup=False)
             for item in r.pending:
                 err.print(f"pending: {r.name}: {item}", markup=False)
         for r in report.results:

@@ -37,10 +37,9 @@ def check(
     """Run all nine publication gates on VOLUME and print a table of verdicts."""
     from generator import ci_reports
     from generator.checking import CheckReport, run_gates
-    from generator.gates import NAMES
 
     def run() -> CheckReport:
-        with progress(f"checking {volume}", len(NAMES), ticking=False) as step:
+        with progress(f"checking {volume}", ticking=False) as step:
             return run_gates(
                 state.layout, volume, strict=strict, bounds=state.bounds, progress=step
             )
@@ -106,4 +105,4 @@ def figures(state: State, volume: str, verify: bool, as_json: bool) -> None:
     if as_json:
         print_json({"volume": volume, "figures": count, "changed": changed})
     where = "written to" if changed else "unchanged in"
-    err.print(f"{volume}: {count} figures {where} {FIGURES_REGISTRY}")
+    err.print(f"{volume}: {counted(count, 'figure')} {where} {FIGURES_REGISTRY}")

@@ -140,7 +140,10 @@ def _print_summary(s: dict[str, Any]) -> None:
     from rich.table import Table
 
     items = s["items"]
-    label = " [demonstration data]" if s["demonstration"] else ""
+    # A title that already says so (the example's "Volume 001 (demonstration data)")
+    # is not labelled twice.
+    said = "demonstration data" in s["title"].lower()
+    label = " [demonstration data]" if s["demonstration"] and not said else ""
     out.print(f"{s['volume']}: {s['title']}{label}", markup=False)
     out.print(
         f"bank {s['bank_version']}: {items['total']} items ({items['core']} core, "

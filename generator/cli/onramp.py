@@ -82,7 +82,8 @@ def init(
     with writer_lock(layout.root, create=True):
         result = init_root(layout, name=name, categories=wanted, licence=licence, released=day)
     err.print(
-        f"initialised {result.root} ({len(result.files)} files); private store {result.private} "
+        f"initialised {result.root} ({counted(len(result.files), 'file')}); "
+        f"private store {result.private} "
         "(keep it out of git and back it up). Next: fill in bundles/vol-001/volume.yaml, "
         "`probepress import items FILE`, `probepress prereg vol-001 --write`.",
         markup=False,

@@ -19,6 +19,7 @@ from generator.models.receipts import Receipt
 from generator.models.volume import Volume
 from generator.store import Bounds, Layout, VolumeData, load_volume
 from generator.store.jsonl import Problems, load_document
+from generator.words import counted
 
 GENERATOR = f"probepress {__version__}"
 _MAX_REGISTRY_BYTES = 64 << 20
@@ -156,9 +157,22 @@ def _volume_file(layout: Layout, volume: str, bounds: Bounds) -> Volume:
     return found
 
 
-def _mismatch(figure: str, message: str) -> Problem:
-    """A registered figure that no longer holds, located by its id."""
-    return Problem(figure, None, "figure-mismatch", message)
+def _mismatch(figure: str, message: str, cause: str | None = None) -> Problem:
+    """A registered figure that no longer holds, located by its id (``cause``: the
+    changed source file it follows from)."""
+    return Problem(figure, None, "figure-mismatch", message, cause=cause)
+
+
+def _unreadable(volume: str, exc: InputError) -> Problem:
+    """The volume's figures cannot be recomputed: a consequence of its input problems,
+    the first of which is named (on one line; each is reported where it was found)."""
+    if not exc.problems:
+        return Problem(volume, None, "not-recomputed", f"cannot recompute: {exc.render(5)}")
+    first = exc.problems[0]
+    more = len(exc.problems) - 1
+    also = f" (and {counted(more, 'more input problem')})" if more else ""
+    message = f"cannot recompute: its inputs cannot be read: {first}{also}"
+    return Problem(volume, None, "not-recomputed", message, cause=first.path)
 
 
 def verify(
@@ -167,9 +181,11 @@ def verify(
     bounds: Bounds | None = None,
     data: VolumeData | None = None,
     loaded: Loaded | None = None,
+    inputs: list[Problem] | None = None,
 ) -> list[Problem]:
     """Recompute ``volume`` and compare with the registry, writing nothing; each problem
-    is located by the figure's id (the volume's id when it cannot be recomputed at all).
+    is located by the figure's id (the volume's id when it cannot be recomputed at all;
+    ``inputs`` then receives every problem of its inputs, for a caller that reports them).
 
     Every figure is recomputed from the files, every time: no digest remembered by an
     earlier run stands in for the recomputation (that would let a run vouch for itself).
@@ -195,11 +211,13 @@ def verify(
                     if now is None
                     else f"changed (sha256 {now[:12]}…, registered {src.sha256[:12]}…)"
                 )
-                out.append(_mismatch(fid, f"source {src.path} {what}"))
+                out.append(_mismatch(fid, f"source {src.path} {what}", cause=src.path))
     try:
         fresh = compute(layout, volume, bounds, data, loaded)
     except InputError as exc:
-        out.append(_mismatch(volume, f"cannot recompute: {exc.render(5)}"))
+        out.append(_unreadable(volume, exc))
+        if inputs is not None:
+            inputs.extend(exc.problems)
         return out
     for fid in sorted(set(registered) | set(fresh)):
         old, new = registered.get(fid), fresh.get(fid)

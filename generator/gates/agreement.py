@@ -30,6 +30,7 @@ from generator.sampling import PanelSample
 from generator.stats.agreement import gwet_ac1
 from generator.stats.errors import StatsError
 from generator.store.rowtypes import BundleData
+from generator.words import agrees, counted
 
 NAME = "agreement"
 LISTED = 5
@@ -102,7 +103,8 @@ def _missing_draws(out: Findings, path: str, sample: PanelSample, votes: _Votes)
                 f"missing-{why.replace('_', '-')}",
                 path,
                 None,
-                f"{len(missing)} {why.replace('_', ' ')} draw(s) the sample requires were "
+                f"{counted(len(missing), why.replace('_', ' ') + ' draw')} the sample requires "
+                f"{agrees(len(missing), 'was', 'were')} "
                 f"not re-graded: {shown}{more}",
                 "the panel re-grades every draw the seeded sample selects",
             )
@@ -116,7 +118,8 @@ def _outside_sample(out: Findings, path: str, sample: PanelSample, votes: _Votes
             "not-reproducible",
             path,
             votes.lines[extra[0]],
-            f"{len(extra)} re-graded draw(s) are not in the sample the seed reproduces "
+            f"{counted(len(extra), 're-graded draw')} {agrees(len(extra), 'is', 'are')} not in "
+            "the sample the seed reproduces "
             f"(first: {_label(extra[0])})",
             "draw the panel sample with generator.sampling.panel_sample and the recorded seed",
         )
@@ -145,8 +148,8 @@ def _votes_per_draw(out: Findings, path: str, bundle: BundleData, votes: _Votes)
                 "votes-per-draw",
                 path,
                 votes.lines[key],
-                f"{_label(key)} has {n - extra} vote(s) from {len(judges)} independent "
-                "seat(s); every seated judge votes once",
+                f"{_label(key)} has {counted(n - extra, 'vote')} from "
+                f"{counted(len(judges), 'independent seat')}; every seated judge votes once",
             )
         if extra > 1:
             out.add(

@@ -32,6 +32,7 @@ from generator.scoring import (
     label_rules,
 )
 from generator.store.rowtypes import BundleData, DrawKey
+from generator.words import agrees, counted
 
 LISTED = 5
 
@@ -76,7 +77,8 @@ def check_groups(ctx: GateContext, out: Findings) -> None:
                 "scoring-item",
                 ctx.volume_file,
                 line_of(vfile, ["scoring", "groups", n, "items"]),
-                f"{where}: {len(unknown)} item(s) not in bank {version}: {_listed(unknown)}",
+                f"{where}: {counted(len(unknown), 'item')} not in bank {version}: "
+                f"{_listed(unknown)}",
             )
     _coverage(ctx, out, scoring)
 
@@ -94,7 +96,8 @@ def _coverage(ctx: GateContext, out: Findings, scoring: Scoring) -> None:
             "scoring-overlap",
             ctx.volume_file,
             line,
-            f"{len(twice)} item(s) are in more than one item group: {_listed(twice)}",
+            f"{counted(len(twice), 'item')} {agrees(len(twice), 'is', 'are')} in more than one "
+            f"item group: {_listed(twice)}",
             "each item is scored by exactly one pre-registered rule",
         )
     none = sorted(m.id for m in judged_items if m.id not in members)
@@ -103,7 +106,8 @@ def _coverage(ctx: GateContext, out: Findings, scoring: Scoring) -> None:
             "scoring-uncovered",
             ctx.volume_file,
             line,
-            f"{len(none)} Tier 1 item(s) of bank {ctx.data.volume.bank_version} are in no "
+            f"{counted(len(none), 'Tier 1 item')} of bank {ctx.data.volume.bank_version} "
+            f"{agrees(len(none), 'is', 'are')} in no "
             f"item group: {_listed(none)}",
             "add them to an item group of scoring.groups (every judged item is scored by "
             "one pre-registered rule)",
@@ -222,8 +226,8 @@ def check_reference(ctx: GateContext, bundle: BundleData, out: Findings) -> None
             "reference-coverage",
             path,
             None,
-            f"scoring.reference is {scoring.reference}, but {len(missing)} judged draw(s) "
-            f"have no {whose}: {_listed(missing)}",
+            f"scoring.reference is {scoring.reference}, but {counted(len(missing), 'judged draw')} "
+            f"{agrees(len(missing), 'has', 'have')} no {whose}: {_listed(missing)}",
             "the reference rater set rates every judged draw, or pre-register "
             "scoring.reference: grader",
         )
@@ -233,7 +237,7 @@ def check_reference(ctx: GateContext, bundle: BundleData, out: Findings) -> None
             "reference-duplicate",
             path,
             None,
-            f"the adjudication seat {seat} labels {len(twice)} draw(s) more "
+            f"the adjudication seat {seat} labels {counted(len(twice), 'draw')} more "
             f"than once: {_listed(twice)}",
             "one adjudicated label per draw",
         )

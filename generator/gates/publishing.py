@@ -19,13 +19,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from generator import figures, fingerprints, git
-from generator.errors import ProbepressError
+from generator.causes import Because, figures_by_source
+from generator.errors import ProbepressError, Problem
 from generator.gates.base import Findings, GateContext, GateResult
 from generator.hashing import drift, on_disk
 from generator.minimums import volume_shortfall
 from generator.site.figrefs import citations
 from generator.site.lint import hand_written_pages, lint_pages
 from generator.store.paths import FIGURES_REGISTRY, FINGERPRINT_REGISTRY
+from generator.words import counted
 
 NAME = "publishing"
 LISTED = 10
@@ -145,15 +147,59 @@ def _recompute(ctx: GateContext, out: Findings) -> list[str]:
             f"run `probepress figures {volume}`",
         )
         return []
-    for mismatch in figures.verify(ctx.layout, volume, data=ctx.data, loaded=ctx.volumes):
-        out.add(
-            "figure-mismatch",
-            FIGURES_REGISTRY,
-            None,
-            f"{mismatch.path}: {mismatch.message}",
+    found = figures.verify(ctx.layout, volume, data=ctx.data, loaded=ctx.volumes)
+    _report_mismatches(ctx, out, found)
+    return []
+
+
+def _report_mismatches(ctx: GateContext, out: Findings, found: list[Problem]) -> None:
+    """Root causes first: figures whose source changed are one finding per source,
+    whose fix depends on why it changed; a volume that cannot be read is reported by
+    preflight, so here it is only named as the reason nothing recomputes."""
+    volume = ctx.data.volume.id
+    sealed = {p.path for p in ctx.data.problems if p.rule == "manifest-hash"}
+
+    def because(source: str) -> Because:
+        if source in sealed:
+            return Because(
+                "changed after sealing (its SHA-256 is not the one bundle.json records)",
+                f"restore {source} as it was sealed; the figures are right and must not be "
+                "recomputed over an edited bundle (a corrected run is imported and sealed anew)",
+            )
+        return Because(
+            "changed since the figures were computed",
             f"recompute with `probepress figures {volume}` (and review why it changed)",
         )
-    return []
+
+    reported = figures_by_source(found, because)
+    changed = {p.cause for p in reported if p.affected}
+    for problem in reported:
+        if problem.rule == "not-recomputed" and problem.cause in changed:
+            continue  # the changed file's finding already says why
+        if problem.rule == "not-recomputed" and ctx.data.problems:
+            count = counted(len(ctx.data.problems), "input problem")
+            message = f"figures of {volume} not recomputed: preflight found {count}"
+            out.items.append(
+                Problem(
+                    problem.cause or ".",
+                    None,
+                    problem.rule,
+                    message,
+                    "fix the preflight findings first",
+                    gate=NAME,
+                    cause=problem.cause,
+                )
+            )
+        elif problem.cause is not None:
+            out.extend([problem])
+        else:
+            out.add(
+                problem.rule,
+                FIGURES_REGISTRY,
+                None,
+                f"{problem.path}: {problem.message}",
+                f"recompute with `probepress figures {volume}` (and review why it changed)",
+            )
 
 
 def _archive(ctx: GateContext, out: Findings) -> None:

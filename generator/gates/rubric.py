@@ -19,6 +19,7 @@ from generator.models.bank import BankItem
 from generator.rubric import Marks, rubric_members
 from generator.scoring import group_members
 from generator.store.rowtypes import BundleData
+from generator.words import agrees, counted, noun
 
 LISTED = 5
 
@@ -60,7 +61,7 @@ def check_groups(ctx: GateContext, out: Findings) -> None:
                 "rubric-item",
                 ctx.volume_file,
                 line_of(vfile, ["scoring", "rubric_groups", n, "items"]),
-                f"{where}: {len(unknown)} item(s) not in bank "
+                f"{where}: {counted(len(unknown), 'item')} not in bank "
                 f"{ctx.data.volume.bank_version}: {_listed(unknown)}",
             )
     line = line_of(vfile, ["scoring", "rubric_groups"])
@@ -71,7 +72,8 @@ def check_groups(ctx: GateContext, out: Findings) -> None:
             "rubric-overlap",
             ctx.volume_file,
             line,
-            f"{len(twice)} item(s) are in more than one rubric group: {_listed(twice)}",
+            f"{counted(len(twice), 'item')} {agrees(len(twice), 'is', 'are')} in more than one "
+            f"rubric group: {_listed(twice)}",
             "each rubric item is scored by exactly one pre-registered profile",
         )
     labelled = group_members(scoring, ctx.items.values())
@@ -81,7 +83,8 @@ def check_groups(ctx: GateContext, out: Findings) -> None:
             "rubric-and-label",
             ctx.volume_file,
             line,
-            f"{len(both)} item(s) are in a rubric group and a label group: {_listed(both)}",
+            f"{counted(len(both), 'item')} {agrees(len(both), 'is', 'are')} in a rubric group "
+            f"and a label group: {_listed(both)}",
             "a rubric item is scored by its rubric, not by a label rule",
         )
     _stray_rubrics(ctx, out, frozenset(members))
@@ -176,14 +179,15 @@ def _lines_problem(marks: Marks, full: BankItem | None) -> tuple[str, str, str] 
     if missing:
         return (
             "rubric-line-missing",
-            f"{len(missing)} rubric line(s) not graded: {_listed(missing)}",
+            f"{counted(len(missing), 'rubric line')} not graded: {_listed(missing)}",
             "grade every line of the item's rubric exactly once",
         )
     unknown = [i for i in graded if i not in kinds]
     if unknown:
         return (
             "rubric-line-unknown",
-            f"grades name line(s) the item's rubric does not have: {_listed(unknown)}",
+            f"grades name {noun(len(unknown), 'a line', 'lines')} the item's rubric does not "
+            f"have: {_listed(unknown)}",
             "grade only the lines of the item's rubric (ids as in the bank)",
         )
     wrong = [f"{i} ({graded[i]}, not {kinds[i]})" for i in kinds if graded[i] != kinds[i]]
@@ -203,7 +207,8 @@ def _evidence_problem(marks: Marks, heldout: bool) -> tuple[str, str, str] | Non
         if quoted:
             return (
                 "rubric-evidence-heldout",
-                f"held-out item's grades quote the answer on line(s) {_listed(quoted)}",
+                f"held-out item's grades quote the answer on {noun(len(quoted), 'line')} "
+                f"{_listed(quoted)}",
                 "held-out answers are never published: drop the evidence quotes",
             )
         return None
@@ -211,7 +216,7 @@ def _evidence_problem(marks: Marks, heldout: bool) -> tuple[str, str, str] | Non
     if bare:
         return (
             "rubric-evidence-missing",
-            f"no evidence quote for line(s) {_listed(bare)}",
+            f"no evidence quote for {noun(len(bare), 'line')} {_listed(bare)}",
             "quote the words of the answer each grade rests on (a short quote)",
         )
     return None

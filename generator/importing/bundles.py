@@ -33,6 +33,7 @@ from generator.store.bank import Bank, load_bank, load_private_items, require
 from generator.store.jsonl import Bounds, Problems, load_document
 from generator.store.paths import Layout
 from generator.store.volume import candidate_slug
+from generator.words import counted
 
 
 class Located(NamedTuple):
@@ -95,8 +96,9 @@ def _row_lines(
     protocol = build.run.conditions or volume.protocol
     if row.half not in protocol.halves or row.draw > protocol.draws_per_half:
         raise rowlines.RowError(
-            f"draw {row.half}{row.draw} is outside the protocol ({len(protocol.halves)} "
-            f"half(s) {', '.join(protocol.halves)} of {protocol.draws_per_half} draw(s))"
+            f"draw {row.half}{row.draw} is outside the protocol "
+            f"({counted(len(protocol.halves), 'half', 'halves')} {', '.join(protocol.halves)} "
+            f"of {counted(protocol.draws_per_half, 'draw')})"
         )
     heldout = bank.is_heldout(row.item)
     key = commitments.item_key(ctx.secret, row.item) if heldout and ctx.secret else None

@@ -18,6 +18,7 @@ from typing import Any
 from generator.importing.rows import RecordRow, RowGrade
 from generator.models.bank import BankItem
 from generator.models.rubric import Rubric
+from generator.words import noun
 
 LISTED = 5
 
@@ -56,20 +57,23 @@ def _lines(row: RecordRow, grader: str, grade: RowGrade, rubric: Rubric, heldout
     if unknown:
         raise GradeError(
             "rubric-line-unknown",
-            f"{grader} grades line(s) that item {row.item}'s rubric does not have: "
+            f"{grader} grades {noun(len(unknown), 'a line', 'lines')} that item "
+            f"{row.item}'s rubric does not have: "
             f"{_listed(unknown)} (its lines: {', '.join(kinds)})",
         )
     missing = [line for line in kinds if line not in grade.met]
     if missing:
         raise GradeError(
             "rubric-line-missing",
-            f"{grader} does not grade line(s) {_listed(missing)} of item {row.item}'s rubric: "
+            f"{grader} does not grade {noun(len(missing), 'line')} {_listed(missing)} of item "
+            f"{row.item}'s rubric: "
             f"every line is graded yes or no (met:{grader}:<line>)",
         )
     if heldout and grade.evidence:
         raise GradeError(
             "rubric-evidence-heldout",
-            f"held-out item {row.item}: {grader}'s grades quote the answer on line(s) "
+            f"held-out item {row.item}: {grader}'s grades quote the answer on "
+            f"{noun(len(grade.evidence), 'line')} "
             f"{_listed(sorted(grade.evidence))}; held-out answers are never published, "
             "drop the quotes",
         )
@@ -77,7 +81,8 @@ def _lines(row: RecordRow, grader: str, grade: RowGrade, rubric: Rubric, heldout
     if not heldout and bare:
         raise GradeError(
             "rubric-evidence-missing",
-            f"{grader} gives no evidence quote for line(s) {_listed(bare)} of item "
+            f"{grader} gives no evidence quote for {noun(len(bare), 'line')} {_listed(bare)} "
+            "of item "
             f"{row.item} (quote:{grader}:<line>: the words of the answer the grade rests on)",
         )
 

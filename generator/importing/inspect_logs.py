@@ -40,6 +40,7 @@ from generator.errors import UsageError
 from generator.store.bank import Bank
 from generator.store.jsonl import Bounds, Problems
 from generator.store.regular import open_regular
+from generator.words import counted
 
 from .rows import RecordRow
 from .sources import (
@@ -212,7 +213,7 @@ def _served_by(sample: EvalSample, model: str, where: Where, problems: Problems)
     if not served:
         return True
     message = (
-        f"{where.what}: {len(served)} other model(s) served requests made to {model} "
+        f"{where.what}: {counted(len(served), 'other model')} served requests made to {model} "
         "(a fallback): the answer is not the candidate's"
     )
     problems.add(where.path, where.line, "inspect-fallback", message, "rerun without fallbacks")

@@ -15,6 +15,7 @@ from generator.models.base import ItemId, Name, Part, Record
 from generator.models.records import MAX_RESPONSE, DrawIndex, Half
 from generator.models.rubric import MAX_EVIDENCE, MAX_LINES, LineId
 from generator.models.volume import AttemptStatus
+from generator.words import noun
 
 RaterId = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._:/@-]{0,199}$")]
 """A rater as the rows name it: a model's API string or a human rater's id."""
@@ -42,7 +43,9 @@ class RowGrade(Part):
     def _quotes_graded_lines(self) -> RowGrade:
         stray = sorted(set(self.evidence) - set(self.met))
         if stray:
-            raise ValueError(f"evidence for line(s) not graded: {', '.join(stray)}")
+            raise ValueError(
+                f"evidence for {noun(len(stray), 'a line')} not graded: {', '.join(stray)}"
+            )
         return self
 
 

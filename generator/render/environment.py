@@ -7,7 +7,8 @@ versioned with it; any other root (a test copy, a scale run in ``/tmp``) renders
 the ``templates/`` next to this package's source. The two are never mixed.
 
 **Numbers.** Templates print figures only: ``fig(id)`` returns the registered
-:class:`~generator.models.figures.Figure` and fails loudly, naming the page and the id,
+:class:`~generator.models.figures.Figure` (its signs as ``generator.numbers`` writes
+them for readers) and fails loudly, naming the page and the id,
 when the id is not registered; ``maybe_fig(id)`` is for figures the registry computes
 only when the data allows (a category without validated items has no rate).
 """
@@ -27,6 +28,7 @@ from markupsafe import Markup
 import generator
 from generator.errors import UsageError
 from generator.models.figures import Figure
+from generator.numbers import for_reading
 from generator.render.text import finalize, neutralise
 from generator.store.paths import Layout
 
@@ -121,7 +123,7 @@ class FigureLookup:
         figure = self.figures.get(fid)
         if figure is None:
             raise self._unknown(fid, "which is not in figures/figures.json")
-        return figure
+        return for_reading(figure)
 
     def maybe(self, fid: str) -> Figure | None:
         """The figure registered as ``fid``, or None when the registry declares it absent.
@@ -134,7 +136,7 @@ class FigureLookup:
         figure = self.figures.get(fid)
         if figure is None and fid not in self.absent:
             raise self._unknown(fid, "which is neither registered nor declared absent")
-        return figure
+        return None if figure is None else for_reading(figure)
 
     def _unknown(self, fid: str, why: str) -> UsageError:
         volume = fid.split("/", 1)[0]

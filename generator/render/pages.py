@@ -9,7 +9,7 @@ from typing import Any
 from jinja2 import Environment
 
 from generator.models.figures import Figure
-from generator.progress import Progress
+from generator.progress import Progress, expect
 from generator.render.context import Inputs, candidates_in_order, jury_card_path, leaderboard_path
 from generator.render.environment import make_environment, stylesheet, template_dir
 from generator.render.jury_card import jury_card_context
@@ -57,6 +57,7 @@ def render_pages(
     env = make_environment(template_dir(data.layout))
     inputs = Inputs(data, figures, provenance, stylesheet(env), draft)
     pages = []
+    expect(progress, 1 + len(candidates_in_order(inputs)))
     context = leaderboard_context(inputs)
     path = leaderboard_path(data.id)
     pages.append(

@@ -40,7 +40,7 @@ from importlib.metadata import version
 from multiprocessing import get_context
 from pathlib import Path
 
-from generator.progress import Progress
+from generator.progress import Progress, expect
 from generator.render.fonts import (
     FACES,
     FALLBACK,
@@ -224,10 +224,11 @@ def render_pdfs(
             futures: dict[Future[bytes], str] = {
                 pool.submit(render_pdf, job): job.path for job in ordered
             }
+            expect(progress, len(futures))
             for future in as_completed(futures):
                 out[futures[future]] = future.result()
-                if progress is not None:
-                    progress(futures[future])
+                if progress is not None:  # as each page is done (they finish out of order)
+                    progress(f"PDF {futures[future]}")
         except BaseException:
             _stop(pool)
             raise

@@ -21,6 +21,7 @@ from pathlib import Path
 from generator.errors import InputError, Problem
 from generator.figures import load_registry
 from generator.models.figures import Figure
+from generator.numbers import reading
 from generator.store.paths import FIGURES_REGISTRY, Layout
 from generator.words import counted
 
@@ -95,7 +96,7 @@ def _display(citation: Citation, figure: Figure | None, page: str) -> str | Prob
             f"cite a registered figure id (see {FIGURES_REGISTRY}) or run `probepress figures`",
         )
     if citation.part is None:
-        return html.escape(figure.display, quote=False)
+        return html.escape(reading(figure.display), quote=False)
     interval = figure.intervals.get(citation.part)
     if interval is None:
         known = ", ".join(sorted(figure.intervals)) or "none"
@@ -107,7 +108,7 @@ def _display(citation: Citation, figure: Figure | None, page: str) -> str | Prob
             f"intervals: {known}",
             "name one of the figure's intervals",
         )
-    return html.escape(interval.display, quote=False)
+    return html.escape(reading(interval.display), quote=False)
 
 
 def resolve(text: str, figures: Mapping[str, Figure], page: str) -> str:

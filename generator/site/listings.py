@@ -14,6 +14,7 @@ from generator.site.reuse import licences_section
 from generator.site.snippets import pandas_section
 from generator.store.bank import Bank
 from generator.store.paths import FINGERPRINT_REGISTRY, RELEASE_FILE, SUMS_FILE, VOLUMES
+from generator.words import counted
 
 DOWNLOAD_DEMO = (
     "The example publication is demonstration data: a synthetic bank and synthetic "
@@ -207,7 +208,7 @@ def changelog_page(pub: Publication, bank: Bank, sums: dict[str, str]) -> str:
             "",
             f"Released {version.released}." + (f" {text(version.notes)}" if version.notes else ""),
             "",
-            f"- Adds {len(added)} items ({len(added) - held} public, {held} held out)"
+            f"- Adds {counted(len(added), 'item')} ({len(added) - held} public, {held} held out)"
             + (
                 "; these are the core, never removed or reworded"
                 if version.id == bank.manifest.version_ids()[0]

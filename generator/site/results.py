@@ -14,6 +14,7 @@ from generator.models.base import slugify
 from generator.models.figures import Figure
 from generator.models.raters import Rater
 from generator.models.volume import CandidateRef
+from generator.numbers import reading
 from generator.scoring import reference_statement
 from generator.site import coverage
 from generator.site.forest import forest_section
@@ -39,9 +40,9 @@ def shown(figure: Figure | None, interval: str | None = None) -> str:
     if figure is None:
         return MISSING
     if interval is None:
-        return text(figure.display)
+        return text(reading(figure.display))
     found = figure.intervals.get(interval)
-    return text(found.display) if found is not None else MISSING
+    return text(reading(found.display)) if found is not None else MISSING
 
 
 def fingerprint(entry: FrozenFile | None) -> str:

@@ -42,6 +42,7 @@ from generator.stats import narrow, wide
 from generator.stats._arrays import ArrayLike, Counts, FloatArray, check_confidence
 from generator.stats.errors import StatsError
 from generator.stats.intervals import Interval
+from generator.words import counted
 
 NARROW_SCORE_METHOD = "bounded-mean-score-dispersion"
 WIDE_SCORE_METHOD = "item-deff-wilson-bounded"
@@ -55,7 +56,7 @@ def as_scores(s: ArrayLike, n: ArrayLike, *, min_items: int, what: str) -> Count
     if s_arr.ndim != 1 or s_arr.shape != n_arr.shape:
         raise StatsError(f"{what}: score sums and draws must be 1-D of one length")
     if s_arr.size < min_items:
-        raise StatsError(f"{what}: needs at least {min_items} item(s), got {s_arr.size}")
+        raise StatsError(f"{what}: needs at least {counted(min_items, 'item')}, got {s_arr.size}")
     if not (np.all(np.isfinite(s_arr)) and np.all(np.isfinite(n_arr))):
         raise StatsError(f"{what}: score sums and draws must be finite numbers")
     if np.any(n_arr != np.round(n_arr)) or np.any(n_arr < 1):

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ValidationError
 
 from generator.errors import Problem
 from generator.models.base import json_validator
+from generator.store.plain import found, parser_message
 from generator.store.regular import check_regular, open_regular, read_regular
 from generator.store.strict import (
     StrictError,
@@ -74,7 +75,9 @@ def pydantic_messages(exc: ValidationError) -> list[tuple[tuple[Any, ...], str]]
         for prefix in ("Value error, ", "Assertion failed, "):
             msg = msg.removeprefix(prefix)
         if err["type"] == "json_invalid":
-            msg = f"invalid JSON: {err.get('ctx', {}).get('error', msg)}"
+            msg = f"invalid JSON: {parser_message(str(err.get('ctx', {}).get('error', msg)))}"
+        elif msg.startswith("Input should be"):  # pydantic's own words, not a validator's
+            msg += found(dict(err))
         out.append((_untagged(tuple(err["loc"])), msg))
     return out
 
@@ -137,6 +140,8 @@ class _LineReader:
         self.bounds = bounds
         self.digest = hashlib.sha256()
         self.size = 0
+        self.cut = False
+        """True when a bound stopped the read: the digest covers only what was read."""
 
     def lines(self, handle: BinaryIO) -> Iterator[tuple[int, bytes]]:
         limit = self.bounds.max_line_bytes
@@ -200,9 +205,11 @@ class _LineReader:
         before.update(block[:used])
         self.digest = before
         self.size += used - len(block)
+        self.cut = True
         max_records = self.bounds.max_records
-        message = f"more than {max_records} records"
-        self.problems.add(self.shown, number, "too-many-records", message, "raise the bound")
+        message = f"more than {max_records} records (the max_records bound); the rest is not read"
+        fix = f"raise the bound: --limit max_records=N with N above {max_records}"
+        self.problems.add(self.shown, number, "too-many-records", message, fix)
 
 
 def iter_jsonl(
@@ -241,7 +248,9 @@ def iter_jsonl(
             yield number, record
     result.sha256 = reader.digest.hexdigest()
     result.size = reader.size
-    result.complete = True
+    # A read cut short by a bound hashed part of the file: its hash says nothing about
+    # whether the file is the one sealed, so nobody may compare it.
+    result.complete = not reader.cut
 
 
 def _refused_line(

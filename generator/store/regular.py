@@ -134,7 +134,8 @@ def _bounded(info: os.stat_result, shown: str, problems: Reporter, max_bytes: in
             None,
             "file-too-large",
             f"file is {info.st_size} bytes, over the {max_bytes}-byte bound",
-            "split the input or raise the bound",
+            f"split the input or raise the bound: --limit max_file_bytes=N with N above "
+            f"{max_bytes}",
         )
         return None
     return info.st_size

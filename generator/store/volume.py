@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from generator.errors import InputError, UsageError
 from generator.models.base import slugify
 from generator.models.volume import CandidateRef, Volume
-from generator.progress import Progress
+from generator.progress import Progress, expect
 from generator.store import rows
 from generator.store.bank import Bank, load_bank
 from generator.store.bundle import Tier0Memo, scan_bundle
@@ -153,6 +153,7 @@ def _read_bundles(
     remembered = rows.bank_key(layout, bool(bank.private)) if layout.cache is not None else None
     entries: list[tuple[str, bytes]] = []
     owners = _bundle_owners(layout, data.volume, bounds, problems)
+    expect(progress, len(owners))
     with _collector_paused():
         for slug in owners:
             if progress is not None:

@@ -171,7 +171,7 @@ def test_a_category_below_the_minimum_fails_the_audit(cli: CliRun, root: Path) -
     assert result.exit_code == 1
     assert (
         "FAIL: balance: bundles/vol-001/volume.yaml: category ambiguity has 4 validated "
-        "item(s), below the pre-registered minimum of 5: its per-category rates are "
+        "items, below the pre-registered minimum of 5: its per-category rates are "
         "withheld (not published); add validated items [audit/category-below-minimum]"
     ) in result.stderr
 

@@ -41,7 +41,8 @@ def test_a_bad_line_names_file_line_and_field(root: Path) -> None:
     cal = _calibrate(root)
     (line,) = [m for m in _shown(cal) if m.startswith(f"{CAL}:5: ")]
     assert line == (
-        f"{CAL}:5: grades[1].label: Input should be 'pass', 'fail', 'yes' or 'no' [schema]"
+        f"{CAL}:5: grades[1].label: Input should be 'pass', 'fail', 'yes' or 'no', "
+        "got 'maybe' [schema]"
     )
     assert cal.label == UNVALIDATED
 

@@ -157,7 +157,7 @@ def test_sample_design_findings(cli: CliRun, root: Path) -> None:
     found = _messages(_check(cli), "agreement")
     expected = [
         f"{CAL}:1: ",  # one human only
-        "declared human(s); every unit is graded independently by at least two",
+        "1 declared human; every unit is graded independently by at least two",
         f"{CAL}:2: {GRADER} graded",
         f"{CAL}:3: ",
         "neither a declared calibration human nor a calibrated judge",

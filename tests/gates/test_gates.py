@@ -304,7 +304,9 @@ def test_borderline_draws_dropped_from_the_panel(cli: CliRun, root: Path) -> Non
         cli,
         root,
         {"agreement"},
-        f"{n} borderline draw(s) the sample requires were not re-graded",
+        f"{n} borderline draws the sample requires were not re-graded"
+        if n > 1
+        else "1 borderline draw the sample requires was not re-graded",
     )
 
 

@@ -113,10 +113,10 @@ def test_item_groups_cover_every_judged_item_exactly_once(cli: CliRun, root: Pat
     expected = [
         f"{shown}:{categories_line}: scoring.groups[1] (criterion-items): "
         "'no-such-category' is not a category of the bank",
-        f"{shown}:{items_line}: scoring.groups[2] (extra): 1 item(s) not in bank v1: no-such-item",
-        f"{shown}:{groups_line}: 4 item(s) are in more than one item group: "
+        f"{shown}:{items_line}: scoring.groups[2] (extra): 1 item not in bank v1: no-such-item",
+        f"{shown}:{groups_line}: 4 items are in more than one item group: "
         f"ambig-001 {both}, ambig-002 {both}, h-ambig-01 {both}, h-ambig-02 {both}",
-        f"{shown}:{groups_line}: 5 Tier 1 item(s) of bank v1 are in no item group: "
+        f"{shown}:{groups_line}: 5 Tier 1 items of bank v1 are in no item group: "
         "h-honesty-01, h-honesty-02, honesty-001, honesty-002, honesty-003",
     ]
     for message in expected:
@@ -137,9 +137,9 @@ def test_a_panel_majority_reference_needs_the_whole_panel(cli: CliRun, root: Pat
     ) in found
     coverage = [m for m in found if m.startswith(f"{PANEL}: scoring.reference")]
     assert len(coverage) == 1
-    assert (
-        coverage[0].startswith(f"{PANEL}: scoring.reference is panel-majority, but ")
-        and "judged draw(s) have no panel votes: " in coverage[0]
+    assert coverage[0].startswith(f"{PANEL}: scoring.reference is panel-majority, but ") and (
+        "judged draws have no panel votes: " in coverage[0]
+        or "judged draw has no panel votes: " in coverage[0]
     )
 
 
@@ -254,14 +254,14 @@ def test_an_adjudication_reference_needs_one_label_of_its_seat_per_judged_draw(
             "reference-coverage",
             path,
             None,
-            f"scoring.reference is adjudication, but 1 judged draw(s) have no label from the "
+            f"scoring.reference is adjudication, but 1 judged draw has no label from the "
             f"adjudication seat {seat}: {first.item} {first.half}{first.draw}",
         ),
         (
             "reference-duplicate",
             path,
             None,
-            f"the adjudication seat {seat} labels 1 draw(s) more than once: "
+            f"the adjudication seat {seat} labels 1 draw more than once: "
             f"{last.item} {last.half}{last.draw}",
         ),
     ]

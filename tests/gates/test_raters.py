@@ -104,8 +104,8 @@ def test_human_panel_rules(cli: CliRun, root: Path) -> None:
     draw = f"{twice['item']} {twice['half']}{twice['draw']}"
     agreement = _messages(report, "agreement")
     assert (
-        f"bundles/{VOL}/{AURORA}/panel.jsonl:1: {key} has 4 vote(s) from 4 independent "
-        "seat(s); every seated judge votes once" in agreement
+        f"bundles/{VOL}/{AURORA}/panel.jsonl:1: {key} has 4 votes from 4 independent "
+        "seats; every seated judge votes once" in agreement
     )
     assert any(
         m.endswith(

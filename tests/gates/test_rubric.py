@@ -122,11 +122,11 @@ def test_every_rubric_verdict_is_checked_line_by_line(cli: CliRun, root: Path) -
     assert "preflight" in _failed(report)
     found = _messages(report, "preflight")
     expected = {
-        "missing": "1 rubric line(s) not graded: s1",
-        "unknown": "grades name line(s) the item's rubric does not have: zz",
+        "missing": "1 rubric line not graded: s1",
+        "unknown": "grades name a line the item's rubric does not have: zz",
         "kind": "line kind differs from the rubric: m2 (should_include, not must_include)",
-        "bare": "no evidence quote for line(s) m1",
-        "quoted": "held-out item's grades quote the answer on line(s) m1",
+        "bare": "no evidence quote for line m1",
+        "quoted": "held-out item's grades quote the answer on line m1",
         "absent": "is a rubric item's graded draw without rubric grades",
         "unexpected": "carries rubric grades but",
     }

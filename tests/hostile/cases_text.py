@@ -219,7 +219,9 @@ def empty_manifest(root: Path) -> Expect:
 def empty_volume(root: Path) -> Expect:
     volume_yaml(root).write_bytes(b"")
     shown = f"bundles/{VOL}/volume.yaml"
-    return Expect((f"{shown}: Input should be a valid dictionary or instance of Volume [schema]",))
+    return Expect(
+        (f"{shown}: Input should be a valid dictionary or instance of Volume, got null [schema]",)
+    )
 
 
 def empty_draws(root: Path) -> Expect:
@@ -259,7 +261,9 @@ def wrong_type_yaml(root: Path) -> Expect:
     replace_text(path, "tools: false", "tools: [1]")
     line = line_of(path, "tools: [1]")
     shown = f"bundles/{VOL}/volume.yaml:{line}"
-    return Expect((f"{shown}: protocol.tools: Input should be a valid boolean [schema]",))
+    return Expect(
+        (f"{shown}: protocol.tools: Input should be a valid boolean, got an array [schema]",)
+    )
 
 
 def unknown_field_manifest(root: Path) -> Expect:
@@ -283,7 +287,7 @@ def unlisted_file(root: Path) -> Expect:
 
 def too_many_records(root: Path) -> Expect:
     return Expect(
-        ("bank/public.jsonl:6: more than 5 records [too-many-records]",),
+        ("bank/public.jsonl:6: more than 5 records (the max_records bound); the rest is not read",),
         args=("--limit", "max_records=5", "show", VOL),
     )
 

@@ -50,6 +50,8 @@ def test_a_problem_as_json_keeps_the_raw_values_and_a_missing_fix_is_null() -> N
         "message": "m",
         "fix": None,
         "severity": "warning",
+        "cause": None,
+        "affected": [],
     }
     assert Problem("p", None, "r", "m", "").as_json()["fix"] is None
     assert Problem("p", None, "r", "m", "do this").as_json()["fix"] == "do this"

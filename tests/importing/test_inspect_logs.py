@@ -323,7 +323,7 @@ def test_an_answer_served_by_a_fallback_model_is_refused(bank: Bank, tmp_path: P
 
     path = edited(tmp_path, fallback)
     assert refusal([path], bank) == [
-        f"{path}: sample 'ambig-001' epoch 1: 1 other model(s) served requests made to "
+        f"{path}: sample 'ambig-001' epoch 1: 1 other model served requests made to "
         "mockllm/model (a fallback): the answer is not the candidate's [inspect-fallback]; "
         "fix: rerun without fallbacks"
     ]

@@ -154,7 +154,7 @@ def test_a_line_the_rubric_does_not_have_is_refused(root: Path) -> None:
     rows[1]["rubric"][GRADER[0]] = _grade({**ALL_MET, "x9": True})
     out = _refused(root, rows)
     assert (
-        "records.jsonl:2: grader-1 grades line(s) that item r-1's rubric does not have: x9 "
+        "records.jsonl:2: grader-1 grades a line that item r-1's rubric does not have: x9 "
         "(its lines: m1, m2, n1, s1) [rubric-line-unknown]"
     ) in out
 
@@ -163,7 +163,7 @@ def test_a_missing_line_is_refused(root: Path) -> None:
     rows = _good()
     rows[2]["rubric"][GRADER[0]] = _grade({"m1": True, "n1": False}, quotes=False)
     out = _refused(root, rows)
-    assert "records.jsonl:3: grader-1 does not grade line(s) m2, s1 of item r-2's rubric" in out
+    assert "records.jsonl:3: grader-1 does not grade lines m2, s1 of item r-2's rubric" in out
     assert "[rubric-line-missing]" in out
 
 
@@ -181,7 +181,7 @@ def test_a_public_grade_without_its_quote_is_refused(root: Path) -> None:
     rows = _good()
     del rows[1]["rubric"][GRADER[0]]["evidence"]["s1"]
     out = _refused(root, rows)
-    assert "records.jsonl:2: grader-1 gives no evidence quote for line(s) s1 of item r-1" in out
+    assert "records.jsonl:2: grader-1 gives no evidence quote for line s1 of item r-1" in out
     assert "[rubric-evidence-missing]" in out
 
 

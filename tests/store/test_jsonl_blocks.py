@@ -51,5 +51,8 @@ def test_too_many_records_stops_hashing_at_that_line(tmp_path: Path) -> None:
     path.write_bytes(b"\n".join([VOTE] * 5) + b"\n")
     lines, problems, result = _read(path, Bounds(max_records=2))
     assert lines == [1, 2]
-    assert problems == ["f:3: more than 2 records [too-many-records]; fix: raise the bound"]
+    assert problems == [
+        "f:3: more than 2 records (the max_records bound); the rest is not read "
+        "[too-many-records]; fix: raise the bound: --limit max_records=N with N above 2"
+    ]
     assert result.sha256 == hashlib.sha256((VOTE + b"\n") * 3).hexdigest()
