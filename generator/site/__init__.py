@@ -21,7 +21,7 @@ from generator import bank_downloads, confine
 from generator.canonical import write_bytes, write_text
 from generator.errors import CheckFailed, InputError
 from generator.progress import Progress, silent
-from generator.site import dictionary, downloads, lint, listings, mkdocs_run, results, reuse
+from generator.site import dictionary, downloads, jury, lint, listings, mkdocs_run, results, reuse
 from generator.site.published import Publication, load_publication
 from generator.store.bank import Bank, load_bank
 from generator.store.jsonl import Bounds, Problems
@@ -107,7 +107,7 @@ def generated_pages(
     for pv in pub.volumes:
         cite = reuse.cite_block(pv, pub.bank)
         pages[f"{VOLUMES_FOLDER}/{pv.id}/index.md"] = f"{results.results_page(pv)}\n{cite}\n"
-        pages[f"{VOLUMES_FOLDER}/{pv.id}/jury.md"] = results.jury_page(pv)
+        pages[f"{VOLUMES_FOLDER}/{pv.id}/jury.md"] = jury.jury_page(pv)
     return dict(sorted(pages.items()))
 
 

@@ -1,4 +1,4 @@
-"""Generated pages of one volume: its results page and its jury page.
+"""Generated pages of one volume: its results page (its jury page: ``site.jury``).
 
 Every number comes from the figures registry (its display form, exactly as the frozen
 pages print it); every frozen file is linked with its SHA-256 from the fingerprint
@@ -10,9 +10,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from generator.fingerprints import FrozenFile
-from generator.models.base import slugify
 from generator.models.figures import Figure
-from generator.models.raters import Rater
 from generator.models.volume import CandidateRef
 from generator.numbers import reading
 from generator.scoring import reference_statement
@@ -246,7 +244,7 @@ def conditions_section(pv: PublishedVolume) -> str:
     return out
 
 
-def _heading(pv: PublishedVolume) -> list[str]:
+def volume_heading(pv: PublishedVolume) -> list[str]:
     v = pv.volume
     roles = [c.role for c in v.candidates]
     facts = (
@@ -323,7 +321,7 @@ def results_page(pv: PublishedVolume) -> str:
     v = pv.volume
     return page(
         v.title,
-        *_heading(pv),
+        *volume_heading(pv),
         "## Leaderboard (core rates)\n\n"
         f"Frozen leaderboard: {frozen_links(pv, LEADERBOARD, 'leaderboard')}\n\n"
         "Failure rates: lower is better. *Narrow* intervals hold the bank fixed (this "
@@ -341,69 +339,4 @@ def results_page(pv: PublishedVolume) -> str:
         movement_section(pv),
         scoring_section(pv),
         conditions_section(pv),
-    )
-
-
-def _rater_cells(rater: Rater) -> list[str]:
-    """A rater as the seats table shows it: a model's API string and family, or a human's
-    id (and affiliation) with no family."""
-    if rater.kind == "human":
-        shown_id = text(rater.id)
-        if rater.affiliation:
-            shown_id += f" ({text(rater.affiliation)})"
-        return [shown_id + " (human)", "none (human)"]
-    return [code(rater.api), text(rater.family)]
-
-
-def _seat_rows(pv: PublishedVolume) -> list[list[str]]:
-    jury = pv.volume.jury
-    seats: list[tuple[str, Rater]] = [("grader", jury.grader)]
-    seats += [("panel", judge) for judge in jury.panel]
-    if jury.adjudication is not None:
-        seats.append(("adjudication (not independent)", jury.adjudication.rater))
-    seats += [("reserve", judge) for judge in jury.reserves]
-    rows = []
-    for seat, judge in seats:
-        qual = pv.figure(f"jury/{slugify(judge.key)}/qualification")
-        if jury.not_run is not None:
-            cell = "not run"
-        elif qual is not None:
-            probes = qual.detail.get("probes")
-            ok = "qualified" if qual.detail.get("qualified") else "not qualified"
-            cell = text(f"{qual.display} of {probes} correct, {ok}")
-        else:
-            cell = MISSING
-        rows.append([text(seat), *_rater_cells(judge), cell])
-    return rows
-
-
-def jury_page(pv: PublishedVolume) -> str:
-    """``volumes/<vol>/jury.md``: seats, agreement, leniency and every jury card."""
-    v = pv.volume
-    ac1, leniency = pv.figure("jury/ac1"), pv.figure("jury/leniency")
-    agreement = (
-        f"Panel agreement (Gwet's AC1): {shown(ac1)}, interval {shown(ac1, 'ci')}, "
-        f"pre-registered floor {text(v.thresholds.ac1_floor)}. Grader leniency against the "
-        f"panel majority: {shown(leniency)}, interval {shown(leniency, 'ci')}."
-    )
-    sample = [
-        f"- {text(fig.label)}: {shown(fig)}"
-        for why in ("stratified", "borderline", "grader_refused")
-        if (fig := pv.figure(f"jury/sample/{why}")) is not None
-    ]
-    cards = []
-    for ref in [*candidates_in_order(pv), *pv.volume.baselines()]:
-        stem = f"jury/{ref.slug}"
-        cards.append(
-            f"- **{text(ref.display_name)}** ({code(ref.api)}): "
-            + frozen_links(pv, stem, "jury card")
-        )
-    return page(
-        f"{v.title}: jury",
-        *_heading(pv),
-        "## Seats\n\n" + table(["Seat", "Rater", "Family", "Qualification"], _seat_rows(pv)),
-        "## Agreement\n\n" + agreement + ("\n\n" + "\n".join(sample) if sample else ""),
-        "## Jury cards\n\nOne frozen card per candidate: recusals and reserves, sample design, "
-        "agreement and disagreements (held-out items by id only).\n\n" + "\n".join(cards),
-        f"Back to [the results of {text(v.id)}](index.md).",
     )

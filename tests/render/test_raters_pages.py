@@ -15,9 +15,10 @@ from generator import figures
 from generator.cli import main
 from generator.figures import load_registry
 from generator.models.volume import Volume
+from generator.site.jury import jury_page
 from generator.site.markup import text
 from generator.site.published import PublishedVolume
-from generator.site.results import jury_page, results_page
+from generator.site.results import results_page
 from generator.store import Layout
 from tests.factories import (
     NOT_RUN,

@@ -1,0 +1,78 @@
+"""The generated jury page of one volume: its seats, agreement and every jury card.
+
+Like the results page (``generator.site.results``), every number comes from the figures
+registry and every frozen card is linked with its SHA-256.
+"""
+
+from __future__ import annotations
+
+from generator.models.base import slugify
+from generator.models.raters import Rater
+from generator.site.markup import code, page, table, text
+from generator.site.published import PublishedVolume
+from generator.site.results import MISSING, candidates_in_order, frozen_links, shown, volume_heading
+
+
+def _rater_cells(rater: Rater) -> list[str]:
+    """A rater as the seats table shows it: a model's API string and family, or a human's
+    id (and affiliation) with no family."""
+    if rater.kind == "human":
+        shown_id = text(rater.id)
+        if rater.affiliation:
+            shown_id += f" ({text(rater.affiliation)})"
+        return [shown_id + " (human)", "none (human)"]
+    return [code(rater.api), text(rater.family)]
+
+
+def _seat_rows(pv: PublishedVolume) -> list[list[str]]:
+    jury = pv.volume.jury
+    seats: list[tuple[str, Rater]] = [("grader", jury.grader)]
+    seats += [("panel", judge) for judge in jury.panel]
+    if jury.adjudication is not None:
+        seats.append(("adjudication (not independent)", jury.adjudication.rater))
+    seats += [("reserve", judge) for judge in jury.reserves]
+    rows = []
+    for seat, judge in seats:
+        qual = pv.figure(f"jury/{slugify(judge.key)}/qualification")
+        if jury.not_run is not None:
+            cell = "not run"
+        elif qual is not None:
+            probes = qual.detail.get("probes")
+            ok = "qualified" if qual.detail.get("qualified") else "not qualified"
+            cell = text(f"{qual.display} of {probes} correct, {ok}")
+        else:
+            cell = MISSING
+        rows.append([text(seat), *_rater_cells(judge), cell])
+    return rows
+
+
+def jury_page(pv: PublishedVolume) -> str:
+    """``volumes/<vol>/jury.md``: seats, agreement, leniency and every jury card."""
+    v = pv.volume
+    ac1, leniency = pv.figure("jury/ac1"), pv.figure("jury/leniency")
+    agreement = (
+        f"Panel agreement (Gwet's AC1): {shown(ac1)}, interval {shown(ac1, 'ci')}, "
+        f"pre-registered floor {text(v.thresholds.ac1_floor)}. Grader leniency against the "
+        f"panel majority: {shown(leniency)}, interval {shown(leniency, 'ci')}."
+    )
+    sample = [
+        f"- {text(fig.label)}: {shown(fig)}"
+        for why in ("stratified", "borderline", "grader_refused")
+        if (fig := pv.figure(f"jury/sample/{why}")) is not None
+    ]
+    cards = []
+    for ref in [*candidates_in_order(pv), *pv.volume.baselines()]:
+        stem = f"jury/{ref.slug}"
+        cards.append(
+            f"- **{text(ref.display_name)}** ({code(ref.api)}): "
+            + frozen_links(pv, stem, "jury card")
+        )
+    return page(
+        f"{v.title}: jury",
+        *volume_heading(pv),
+        "## Seats\n\n" + table(["Seat", "Rater", "Family", "Qualification"], _seat_rows(pv)),
+        "## Agreement\n\n" + agreement + ("\n\n" + "\n".join(sample) if sample else ""),
+        "## Jury cards\n\nOne frozen card per candidate: recusals and reserves, sample design, "
+        "agreement and disagreements (held-out items by id only).\n\n" + "\n".join(cards),
+        f"Back to [the results of {text(v.id)}](index.md).",
+    )
