@@ -3,7 +3,9 @@
 The working tree is clean (no modified, staged or untracked files — the dirty paths are
 named) and the release records HEAD; publishing outside a git checkout fails. Every
 figure cited in hand-written pages (``site_src/*.md``) and templates resolves to a
-registered figure; every registered figure of the volume recomputes from its sources
+registered figure — in templates both the literal ids and every id a render of the
+volume's pages looks up (ids built from names, ``c.prefix ~ "/core_rate"``), which must
+be registered or declared absent; every registered figure of the volume recomputes from its sources
 with matching SHA-256; every frozen file ever published is byte-unchanged.
 
 Two parts: ``check`` (the commit, and the recomputation — from the volume's files as
@@ -13,15 +15,20 @@ archive, on the finished tree).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from generator import figures, fingerprints, git
 from generator.errors import ProbepressError
 from generator.gates.base import Findings, GateContext, GateResult
 from generator.hashing import drift, on_disk
+from generator.models.figures import Figure
+from generator.render.environment import UnknownFigure
+from generator.render.pages import render_pages
+from generator.render.provenance import Provenance
 from generator.site.figrefs import citations
 from generator.site.lint import hand_written_pages, lint_pages
+from generator.store import public_view
 from generator.store.paths import FIGURES_REGISTRY, FINGERPRINT_REGISTRY
 
 NAME = "publishing"
@@ -101,7 +108,32 @@ def _citations(ctx: GateContext, out: Findings) -> None:
                     f"cites figure {cited.figure!r}, which is not in {FIGURES_REGISTRY}",
                     f"cite a registered figure id (see {FIGURES_REGISTRY})",
                 )
+    _looked_up(ctx, out, known)
     out.extend(lint_pages(ctx.layout))
+
+
+def _looked_up(ctx: GateContext, out: Findings, known: Mapping[str, Figure]) -> None:
+    """Render the volume's pages in memory (nothing is written) and report a figure they
+    look up that is neither registered nor declared absent, at the citing template line."""
+    volume = ctx.data.volume
+    mine = {k: v for k, v in known.items() if k.startswith(f"{volume.id}/")}
+    if not mine or ctx.data.problems:
+        return  # nothing to render from: reported by _recompute and preflight
+    # The footer's input digest is not what is checked here: skip hashing every input.
+    facts = Provenance(volume.id, volume.bank_version, "0" * 64, figures.GENERATOR)
+    try:
+        render_pages(public_view(ctx.data), mine, facts)
+    except UnknownFigure as exc:
+        path, line = _place(exc.template or exc.page)
+        out.add("unknown-figure", path, line, f"{exc.what} (rendering {exc.page})", exc.fix)
+    except ProbepressError as exc:
+        out.add("render", ".", None, f"the pages of {volume.id} do not render: {exc.render(3)}")
+
+
+def _place(where: str) -> tuple[str, int | None]:
+    """``("templates/x.html", 12)`` from ``templates/x.html:12``."""
+    path, _, line = where.rpartition(":")
+    return (path, int(line)) if path and line.isdigit() else (where, None)
 
 
 def _recompute(ctx: GateContext, out: Findings) -> list[str]:

@@ -125,4 +125,6 @@ def base_context(inputs: Inputs, page: str, title: str) -> dict[str, Any]:
         "provenance": inputs.provenance,
         "fig": lookup,
         "maybe_fig": lookup.maybe,
+        # Called after the page body: why each absent figure it asked for is absent.
+        "absent_reasons": lookup.reasons,
     }
