@@ -113,8 +113,9 @@ def _citations(ctx: GateContext, out: Findings) -> None:
 
 
 def _looked_up(ctx: GateContext, out: Findings, known: Mapping[str, Figure]) -> None:
-    """Render the volume's pages in memory (nothing is written) and report a figure they
-    look up that is neither registered nor declared absent, at the citing template line."""
+    """Render the volume's pages in memory (nothing is written; no response is read, no
+    input hashed) and report a figure they look up that is neither registered nor
+    declared absent, at the citing template line."""
     volume = ctx.data.volume
     mine = {k: v for k, v in known.items() if k.startswith(f"{volume.id}/")}
     if not mine or ctx.data.problems:
@@ -122,7 +123,7 @@ def _looked_up(ctx: GateContext, out: Findings, known: Mapping[str, Figure]) -> 
     # The footer's input digest is not what is checked here: skip hashing every input.
     facts = Provenance(volume.id, volume.bank_version, "0" * 64, figures.GENERATOR)
     try:
-        render_pages(public_view(ctx.data), mine, facts)
+        render_pages(public_view(ctx.data), mine, facts, texts=False)
     except UnknownFigure as exc:
         path, line = _place(exc.template or exc.page)
         out.add("unknown-figure", path, line, f"{exc.what} (rendering {exc.page})", exc.fix)

@@ -38,6 +38,9 @@ class Inputs:
     provenance: Provenance
     style: Stylesheet
     draft: bool = False
+    texts: bool = True
+    """Read the responses the jury cards quote (False: a render only to see which figures
+    the templates look up, as the publishing gate does, skips that pass over the draws)."""
 
     @property
     def volume_id(self) -> str:

@@ -57,9 +57,11 @@ def render_pages(
     progress: Progress | None = None,
     *,
     draft: bool = False,
+    texts: bool = True,
 ) -> list[Page]:
     """The leaderboard and every jury card of ``data``, in path order (``draft``: every
-    page says DRAFT).
+    page says DRAFT; ``texts=False``: the cards quote no response, for a render that
+    only checks what the templates look up).
 
     Raises:
         UsageError: A template cites a figure that is not registered, or the templates
@@ -67,7 +69,7 @@ def render_pages(
     """
     directory = template_dir(data.layout)
     env = make_environment(directory)
-    inputs = Inputs(data, figures, provenance, stylesheet(env), draft)
+    inputs = Inputs(data, figures, provenance, stylesheet(env), draft, texts)
     pages = []
     context = leaderboard_context(inputs)
     path = leaderboard_path(data.id)
