@@ -35,3 +35,71 @@ def launch() -> Iterator[Any]:
             yield launched
         finally:
             launched.close()
+
+
+#: Everything on the open page that a reader would have to scroll sideways for, or could
+#: not reach: an element reaching past the viewport's right edge outside a scroll box (or
+#: cut off by a clipping box), and a scroll box whose table scrolls without its first
+#: column held in place (tested by scrolling it to the end, not by reading the CSS).
+LAYOUT_JS = """
+() => {
+  const vw = document.documentElement.clientWidth;
+  const problems = [];
+  const overflowX = (el) => getComputedStyle(el).overflowX;
+  const name = (el) => {
+    let s = el.tagName.toLowerCase();
+    if (el.id) s += "#" + el.id;
+    if (el.classList.length) s += "." + [...el.classList].join(".");
+    const section = el.closest("section[id]");
+    const text = (el.innerText || el.textContent || "").trim().replace(/\\s+/g, " ");
+    return s + (section ? " in #" + section.id : "") + ' "' + text.slice(0, 40) + '"';
+  };
+  const shown = (el) => {
+    const style = getComputedStyle(el);
+    const r = el.getBoundingClientRect();
+    return style.visibility !== "hidden" && style.display !== "none" && r.width > 0 && r.height > 0;
+  };
+  for (const el of document.body.querySelectorAll("*")) {
+    if (!shown(el) || (el.closest("svg") && el.tagName.toLowerCase() !== "svg")) continue;
+    const right = el.getBoundingClientRect().right;
+    if (right <= vw + 1) continue;
+    let box = el.parentElement, scroller = null, clipper = null;
+    for (; box && box !== document.body; box = box.parentElement) {
+      const o = overflowX(box);
+      if (o === "auto" || o === "scroll") { scroller = box; break; }
+      if ((o === "hidden" || o === "clip") && !clipper) clipper = box;
+    }
+    if (scroller && !clipper) continue;
+    problems.push(
+      `${name(el)} reaches ${Math.round(right)} px of ${vw}` +
+      (clipper ? `, cut off by ${name(clipper)}` : ", outside any scroll box")
+    );
+  }
+  for (const box of document.body.querySelectorAll("*")) {
+    const o = overflowX(box);
+    if (!shown(box) || !(o === "auto" || o === "scroll")) continue;
+    if (box.scrollWidth <= box.clientWidth + 1) continue;
+    const table = box.querySelector("table");
+    if (!table) continue;  // preformatted text scrolling in its own box is deliberate
+    // First-column cells: the leftmost first cells (a grouped header's second row
+    // starts further right).
+    const starts = [...table.rows].map((row) => row.cells[0]).filter(Boolean);
+    const left = Math.min(...starts.map((cell) => cell.getBoundingClientRect().left));
+    const firsts = starts.filter((cell) => cell.getBoundingClientRect().left - left < 2);
+    box.scrollLeft = box.scrollWidth;
+    const edge = box.getBoundingClientRect().left + box.clientLeft;
+    const loose = firsts.filter((cell) => Math.abs(cell.getBoundingClientRect().left - edge) > 4);
+    box.scrollLeft = 0;
+    if (loose.length) {
+      problems.push(`${name(box)} scrolls ${box.scrollWidth - box.clientWidth} px sideways ` +
+        `and ${loose.length} of ${firsts.length} first-column cells scroll away with it`);
+    }
+  }
+  return problems;
+}
+"""
+
+
+def layout_problems(page: Any) -> list[str]:
+    """:data:`LAYOUT_JS` run on the open ``page``."""
+    return [str(p) for p in page.evaluate(LAYOUT_JS)]

@@ -31,6 +31,11 @@ HUMAN_REFERENCE_WHY = (
     "the published rates come from human raters (the volume's reference rater set), so no "
     "model judge decides them"
 )
+ABSENT_WHY = (
+    "A judge's false-accept (false-reject) rate is absent when the human consensus rejected "
+    "(accepted) no unit of its criterion type, so there is nothing to compare it on."
+)
+"""Why a calibration error rate is absent (stated on the pages that ask for it)."""
 
 
 def calibration_sources(ctx: FigureContext, cal: Calibration) -> list[Source]:
@@ -160,6 +165,12 @@ def calibration_figures(ctx: FigureContext) -> str:
         "Draws in the judge calibration set, graded independently by humans",
         len(draws),
         src,
-        detail={"status": status, "statement": statement, "figures": ids, "absent": absent},
+        detail={
+            "status": status,
+            "statement": statement,
+            "figures": ids,
+            "absent": absent,
+            **({"absent_statement": ABSENT_WHY} if absent else {}),
+        },
     )
     return status

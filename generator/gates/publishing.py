@@ -3,9 +3,11 @@
 The working tree is clean (no modified, staged or untracked files — the dirty paths are
 named) and the release records HEAD; publishing outside a git checkout fails. Every
 figure cited in hand-written pages (``site_src/*.md``) and templates resolves to a
-registered figure; every registered figure of the volume recomputes from its sources
-with matching SHA-256; every frozen file ever published is byte-unchanged. A volume whose
-bank version has fewer validated items than its pre-registered
+registered figure — in templates both the literal ids and every id a render of the
+volume's pages looks up (ids built from names, ``c.prefix ~ "/core_rate"``), which must
+be registered or declared absent; every registered figure of the volume recomputes from
+its sources with matching SHA-256; every frozen file ever published is byte-unchanged. A
+volume whose bank version has fewer validated items than its pre-registered
 ``thresholds.min_volume_items`` is not published at all (``generator.minimums``).
 
 Two parts: ``check`` (the commit, and the recomputation — from the volume's files as
@@ -15,7 +17,7 @@ archive, on the finished tree).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from generator import figures, fingerprints, git
@@ -24,8 +26,13 @@ from generator.errors import ProbepressError, Problem
 from generator.gates.base import Findings, GateContext, GateResult
 from generator.hashing import drift, on_disk
 from generator.minimums import volume_shortfall
+from generator.models.figures import Figure
+from generator.render.environment import UnknownFigure
+from generator.render.pages import render_pages
+from generator.render.provenance import Provenance
 from generator.site.figrefs import citations
 from generator.site.lint import hand_written_pages, lint_pages
+from generator.store import public_view
 from generator.store.paths import FIGURES_REGISTRY, FINGERPRINT_REGISTRY
 from generator.words import counted
 
@@ -121,7 +128,33 @@ def _citations(ctx: GateContext, out: Findings) -> None:
                     f"cites figure {cited.figure!r}, which is not in {FIGURES_REGISTRY}",
                     f"cite a registered figure id (see {FIGURES_REGISTRY})",
                 )
+    _looked_up(ctx, out, known)
     out.extend(lint_pages(ctx.layout))
+
+
+def _looked_up(ctx: GateContext, out: Findings, known: Mapping[str, Figure]) -> None:
+    """Render the volume's pages in memory (nothing is written; no response is read, no
+    input hashed) and report a figure they look up that is neither registered nor
+    declared absent, at the citing template line."""
+    volume = ctx.data.volume
+    mine = {k: v for k, v in known.items() if k.startswith(f"{volume.id}/")}
+    if not mine or ctx.data.problems:
+        return  # nothing to render from: reported by _recompute and preflight
+    # The footer's input digest is not what is checked here: skip hashing every input.
+    facts = Provenance(volume.id, volume.bank_version, "0" * 64, figures.GENERATOR)
+    try:
+        render_pages(public_view(ctx.data), mine, facts, texts=False)
+    except UnknownFigure as exc:
+        path, line = _place(exc.template or exc.page)
+        out.add("unknown-figure", path, line, f"{exc.what} (rendering {exc.page})", exc.fix)
+    except ProbepressError as exc:
+        out.add("render", ".", None, f"the pages of {volume.id} do not render: {exc.render(3)}")
+
+
+def _place(where: str) -> tuple[str, int | None]:
+    """``("templates/x.html", 12)`` from ``templates/x.html:12``."""
+    path, _, line = where.rpartition(":")
+    return (path, int(line)) if path and line.isdigit() else (where, None)
 
 
 def _recompute(ctx: GateContext, out: Findings) -> list[str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
@@ -13,7 +14,7 @@ from generator.models.volume import CandidateRef
 from generator.render.environment import FigureLookup, Stylesheet
 from generator.render.provenance import Provenance
 from generator.scoring import leniency_note, reference_statement
-from generator.store.paths import volume_pages_rel
+from generator.store.paths import DOWNLOADS, SITE_SRC, VOLUMES, volume_pages_rel
 from generator.store.rowtypes import BundleData
 from generator.store.volume import VolumeData
 
@@ -37,6 +38,9 @@ class Inputs:
     provenance: Provenance
     style: Stylesheet
     draft: bool = False
+    texts: bool = True
+    """Read the responses the jury cards quote (False: a render only to see which figures
+    the templates look up, as the publishing gate does, skips that pass over the draws)."""
 
     @property
     def volume_id(self) -> str:
@@ -77,6 +81,34 @@ def candidates_in_order(inputs: Inputs) -> list[Candidate]:
         return (core is None, value, c.ref.display_name, c.slug)
 
     return sorted(out, key=key)
+
+
+@dataclass(frozen=True)
+class SiteLink:
+    """A link from a frozen page back into the site it is published in."""
+
+    label: str
+    href: str
+    """Relative to the page, so the page stays self-contained and works from any host,
+    sub-path or the file system."""
+
+
+def site_links(page: str, volume: str) -> list[SiteLink]:
+    """Links from ``page`` (root-relative, under ``site_src/``) to the site's fixed
+    sections (DESIGN §7; ``generator.site.config.BASE_NAV``) and the volume's results.
+
+    The targets are the built site's pages (``use_directory_urls: false``, so a page
+    ``x.md`` is served as ``x.html``); they resolve once the page is in the site.
+    """
+    here = posixpath.dirname(page)
+    targets = (
+        ("Site home", f"{SITE_SRC}/index.html"),
+        ("Methodology", f"{SITE_SRC}/methodology.html"),
+        (f"Results of {volume}", f"{volume_pages_rel(volume)}/index.html"),
+        ("Archive", f"{VOLUMES}/archive.html"),
+        ("Downloads", f"{DOWNLOADS}/index.html"),
+    )
+    return [SiteLink(label, posixpath.relpath(target, here)) for label, target in targets]
 
 
 def percent_label(value: Decimal) -> str:
@@ -123,6 +155,9 @@ def base_context(inputs: Inputs, page: str, title: str) -> dict[str, Any]:
         "css": inputs.style.css,
         "csp": inputs.style.csp,
         "provenance": inputs.provenance,
+        "site_links": site_links(page, inputs.volume_id),
         "fig": lookup,
         "maybe_fig": lookup.maybe,
+        # Called after the page body: why each absent figure it asked for is absent.
+        "absent_reasons": lookup.reasons,
     }

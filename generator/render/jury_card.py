@@ -169,7 +169,11 @@ def _listed(inputs: Inputs, candidate: Candidate) -> tuple[list[Listed], list[Li
     bank = inputs.data.bank
     panel = _Panel.of(candidate.bundle, adjudication_seat(inputs.data.volume))
     disagree = panel.disagreements()
-    texts = read_responses(inputs.data.layout, candidate.bundle, bank, set(disagree))
+    texts = (
+        read_responses(inputs.data.layout, candidate.bundle, bank, set(disagree))
+        if inputs.texts
+        else {}
+    )
     return (
         [_with_texts(panel.listed(k, bank), bank, texts.get(k)) for k in disagree],
         [panel.listed(k, bank) for k in panel.grader_refusals()],

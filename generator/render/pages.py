@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment
@@ -11,7 +12,13 @@ from jinja2 import Environment
 from generator.models.figures import Figure
 from generator.progress import Progress, expect
 from generator.render.context import Inputs, candidates_in_order, jury_card_path, leaderboard_path
-from generator.render.environment import make_environment, stylesheet, template_dir
+from generator.render.environment import (
+    UnknownFigure,
+    citing_line,
+    make_environment,
+    stylesheet,
+    template_dir,
+)
 from generator.render.jury_card import jury_card_context
 from generator.render.leaderboard import leaderboard_context
 from generator.render.provenance import Provenance
@@ -32,8 +39,12 @@ class Page:
     """``leaderboard`` or ``jury-card``."""
 
 
-def _render(env: Environment, template: str, context: dict[str, Any]) -> bytes:
-    text = env.get_template(template).render(context)
+def _render(env: Environment, directory: Path, template: str, context: dict[str, Any]) -> bytes:
+    try:
+        text = env.get_template(template).render(context)
+    except UnknownFigure as exc:
+        # Name the template line that cited the figure, not only the page.
+        raise exc.at(citing_line(exc.__traceback__, directory)) from None
     if "\r" in text:
         raise AssertionError(f"{context['page']}: carriage return in rendered page")
     return text.encode("utf-8")
@@ -46,22 +57,30 @@ def render_pages(
     progress: Progress | None = None,
     *,
     draft: bool = False,
+    texts: bool = True,
 ) -> list[Page]:
     """The leaderboard and every jury card of ``data``, in path order (``draft``: every
-    page says DRAFT).
+    page says DRAFT; ``texts=False``: the cards quote no response, for a render that
+    only checks what the templates look up).
 
     Raises:
         UsageError: A template cites a figure that is not registered, or the templates
             cannot be found.
     """
-    env = make_environment(template_dir(data.layout))
-    inputs = Inputs(data, figures, provenance, stylesheet(env), draft)
+    directory = template_dir(data.layout)
+    env = make_environment(directory)
+    inputs = Inputs(data, figures, provenance, stylesheet(env), draft, texts)
     pages = []
     expect(progress, 1 + len(candidates_in_order(inputs)))
     context = leaderboard_context(inputs)
     path = leaderboard_path(data.id)
     pages.append(
-        Page(path, _render(env, "leaderboard.html", context), context["title"], "leaderboard")
+        Page(
+            path,
+            _render(env, directory, "leaderboard.html", context),
+            context["title"],
+            "leaderboard",
+        )
     )
     if progress is not None:
         progress(path)
@@ -69,7 +88,12 @@ def render_pages(
         context = jury_card_context(inputs, candidate)
         path = jury_card_path(data.id, candidate.slug)
         pages.append(
-            Page(path, _render(env, "jury_card.html", context), context["title"], "jury-card")
+            Page(
+                path,
+                _render(env, directory, "jury_card.html", context),
+                context["title"],
+                "jury-card",
+            )
         )
         if progress is not None:
             progress(path)

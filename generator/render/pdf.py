@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from importlib.metadata import version
 from multiprocessing import get_context
 from pathlib import Path
+from typing import Any
 
 from generator.progress import Progress, expect
 from generator.render.fonts import (
@@ -110,8 +111,21 @@ def print_css(
     )
 
 
-def render_pdf(job: PdfJob) -> bytes:
-    """The PDF of ``job`` (runs in a worker prepared by :func:`_prepare_worker`)."""
+@dataclass(frozen=True)
+class Prepared:
+    """A job's document before layout: what :func:`render_pdf` writes, and what a test
+    lays out to see where the pages break."""
+
+    document: Any
+    """The ``weasyprint.HTML`` of the page's exact text."""
+    css: Any
+    """The added print stylesheet (fonts, fingerprint margin)."""
+    fonts: Any
+    """The document's ``FontConfiguration``."""
+
+
+def prepare(job: PdfJob) -> Prepared:
+    """The WeasyPrint inputs of ``job`` (in a worker prepared by :func:`_prepare_worker`)."""
     os.environ["SOURCE_DATE_EPOCH"] = str(job.epoch)
     from weasyprint import CSS, HTML
     from weasyprint.text.fonts import FontConfiguration
@@ -126,10 +140,15 @@ def render_pdf(job: PdfJob) -> bytes:
         font_config=fonts,
     )
     # No base URL: relative links stay relative, and no path of this machine gets in.
-    document = HTML(string=text, url_fetcher=fetcher)
-    pdf: bytes = document.write_pdf(
-        stylesheets=[css],
-        font_config=fonts,
+    return Prepared(HTML(string=text, url_fetcher=fetcher), css, fonts)
+
+
+def render_pdf(job: PdfJob) -> bytes:
+    """The PDF of ``job`` (runs in a worker prepared by :func:`_prepare_worker`)."""
+    ready = prepare(job)
+    pdf: bytes = ready.document.write_pdf(
+        stylesheets=[ready.css],
+        font_config=ready.fonts,
         pdf_identifier=job.fingerprint[:32].encode("ascii"),
     )
     return pdf

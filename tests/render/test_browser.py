@@ -19,7 +19,7 @@ import pytest
 from generator import figures
 from generator.render import render_volume
 from generator.store import Layout
-from tests.browser import launch
+from tests.browser import launch, layout_problems
 from tests.render.hostile import SLUG, VOL, make_hostile
 
 pytestmark = pytest.mark.browser
@@ -42,6 +42,8 @@ class Visit:
     requests: list[str] = field(default_factory=list)
     dialogs: list[str] = field(default_factory=list)
     overflow: int = 0
+    layout: list[str] = field(default_factory=list)
+    """What a reader would have to scroll sideways for (``tests.browser.LAYOUT_JS``)."""
     text: str = ""
 
 
@@ -68,6 +70,7 @@ def visit(browser: Any, page_path: Path, shot: str) -> Visit:
     seen.overflow = page.evaluate(
         "document.documentElement.scrollWidth - document.documentElement.clientWidth"
     )
+    seen.layout = layout_problems(page)
     seen.text = page.inner_text("body")
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{shot}.png"), full_page=True)
@@ -84,6 +87,7 @@ def test_frozen_page_on_a_phone(browser: Any, rendered: Path, page: str) -> None
     assert not seen.console, seen.console  # includes any CSP refusal of the inline style
     assert not seen.requests, seen.requests
     assert seen.overflow <= 0, f"{page} scrolls sideways by {seen.overflow}px on a phone"
+    assert seen.layout == []
     assert "Demonstration data" in seen.text
 
 
@@ -99,4 +103,5 @@ def test_hostile_page_runs_nothing(browser: Any, figured: Path) -> None:
         assert not seen.requests, seen.requests
         assert not seen.console, seen.console
         assert seen.overflow <= 0, f"{page} scrolls sideways by {seen.overflow}px"
+        assert seen.layout == [], page
         assert '<script>alert("n")</script>[U+202E]emaN' in seen.text

@@ -133,9 +133,17 @@ def test_an_unknown_figure_id_fails_loudly_naming_page_and_id(figured: Path) -> 
     registry.write_text(json.dumps(data), "utf-8")
     result = _cli(figured, "render", VOL, "--no-pdf")
     assert result.exit_code == 2
+    line = next(
+        n
+        for n, text in enumerate(
+            (PACKAGE_TEMPLATES / "leaderboard.html").read_text().split("\n"), 1
+        )
+        if '"/lost_draws"' in text
+    )
     assert (
-        "site_src/volumes/vol-001/leaderboard.html: cites figure "
-        "'vol-001/demo-ember-ember-mini/lost_draws', which is not in figures/figures.json"
+        f"templates/leaderboard.html:{line} (rendering site_src/volumes/vol-001/leaderboard.html): "
+        "cites figure 'vol-001/demo-ember-ember-mini/lost_draws', which is not in "
+        "figures/figures.json (run `probepress figures vol-001`, or fix the template)"
     ) in result.stderr
     assert not (figured / "site_src").exists()
 
