@@ -288,7 +288,12 @@ def build(spec: DemoSpec = EXAMPLE, progress: Progress = silent) -> DemoOutput:
             )
         if vol.calibration is not None:
             meta = {d.item.id: (d.item.category, d.item.added_in) for d in vol_items}
-            units = calibration_units(vol.calibration, verdicts, meta, spec.jury.grader.api, volume)
+            graded = {
+                slugify(c.api): verdicts[slugify(c.api)]
+                for c in vol.candidates
+                if c.role != "baseline"
+            }
+            units = calibration_units(vol.calibration, graded, meta, spec.jury.grader.api, volume)
             out.public[f"bundles/{vol.id}/{CALIBRATION_FILE}"] = _jsonl(CalibrationRecord, units)
     return out
 

@@ -170,8 +170,8 @@ def calibration_from_bundles(
     judge = (vol.calibration.judges or [vol.jury.grader.key])[0]
     problems = Problems()
     pool = []
-    for candidate in vol.candidates:
-        slug = candidate_slug(candidate.api)
+    for candidate in vol.ranked():  # the models compared, never a baseline
+        slug = candidate.slug
         path = layout.bundle_dir(volume, slug) / "verdicts.jsonl"
         if path.is_file():
             for _, v in iter_jsonl(path, Verdict, layout.rel(path), problems, bounds):
