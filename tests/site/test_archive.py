@@ -117,6 +117,19 @@ def test_the_leak_scan_of_archive_members_would_find_held_out_text(gen: Path) ->
     assert scan_text(index, body.decode("utf-8"), "draws.jsonl")
 
 
+def test_the_ignored_public_texts_spare_an_unpublished_held_out_response(gen: Path) -> None:
+    """The gate's ignore set drops the baseline's refusal, not every held-out response."""
+    ctx = GateContext(load_volume(_layout(gen), "vol-002"))
+    index = LeakIndex.build(secrets(ctx, Problems()), ignore=ignored(ctx))
+    published = set(ignored(ctx).records())
+    response = next(
+        s for s in secrets(ctx, Problems()) if s.kind == "response" and s.text not in published
+    )
+    leaked = archive.archive([("bundles/vol-002/x/draws.jsonl", response.text.encode())])
+    (_, body) = _members(leaked)["bundles/vol-002/x/draws.jsonl"]
+    assert response.key in [leak.secret_key for leak in scan_text(index, body.decode(), "x")]
+
+
 def test_reading_an_archive_is_bounded() -> None:
     tar = archive.tar_bytes([("bundles/vol-001/zeros", bytes(1 << 20))])
     packed = archive.compress(tar)
