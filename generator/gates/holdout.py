@@ -86,7 +86,7 @@ def _response_files(ctx: GateContext) -> list[Path]:
     return sorted(responses.glob("*/*.jsonl")) if responses.is_dir() else []
 
 
-def _ignored(ctx: GateContext) -> PublicTexts:
+def ignored(ctx: GateContext) -> PublicTexts:
     """Public texts whose shared windows are never reported (see ``generator.leaks``):
     every public item's prompt, pass criterion and check patterns, and the responses
     and evidence quotes of public items in the volume's bundles (read when used)."""
@@ -121,7 +121,7 @@ def secrets_key(ctx: GateContext, config: LeakConfig) -> str:
             f"{p.relative_to(ctx.layout.private).as_posix()}={sha256_file(p)}"
             for p in _response_files(ctx)
         ),
-        _ignored(ctx).fingerprint(),
+        ignored(ctx).fingerprint(),
     )
 
 
@@ -289,7 +289,7 @@ def leak_scan(ctx: GateContext) -> tuple[list[Problem], list[str], list[cache.En
     @functools.cache
     def index() -> LeakIndex:
         unreadable = Problems()
-        built = LeakIndex.build(secrets(ctx, unreadable), config=config, ignore=_ignored(ctx))
+        built = LeakIndex.build(secrets(ctx, unreadable), config=config, ignore=ignored(ctx))
         for problem in unreadable.items:
             out.add(
                 "private-unreadable",

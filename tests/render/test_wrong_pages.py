@@ -34,17 +34,42 @@ def _section(page: Path, name: str) -> str:
     return text[start : text.index("</section>", start)]
 
 
+def _public_responses(root: Path) -> set[str]:
+    """The responses the volume's bundles publish: those of draws of public items."""
+    public = {r["id"] for r in _jsonl(root / "bank" / "public.jsonl")}
+    return {
+        row["response"]
+        for path in (root / "bundles" / VOL).glob("*/draws.jsonl")
+        for row in _jsonl(path)
+        if row["item"] in public and row.get("response")
+    }
+
+
 def _heldout_texts(root: Path) -> list[str]:
-    """Every held-out prompt, criterion, rubric line and response of the volume."""
+    """Every held-out prompt, criterion, rubric line and response of the volume, except a
+    held-out response whose whole text is also a public item's response in one of the
+    volume's bundles (the always-refuse baseline's one refusal): published verbatim
+    anyway, it tells an outsider nothing about the held-out item. The holdout gate's
+    leak scan ignores such a response likewise (``generator.leaks.public``)."""
     texts = []
     for item in _jsonl(root / ".private" / "heldout_items.jsonl"):
         prompt = item["prompt"]
         texts += [prompt] if isinstance(prompt, str) else [m["content"] for m in prompt]
         texts.append(item["pass_criterion"])
         texts += [line["text"] for line in (item.get("rubric") or {}).get("lines", [])]
+    published = _public_responses(root)
     for path in (root / ".private" / "responses" / VOL).glob("*.jsonl"):
-        texts += [r["text"] for r in _jsonl(path)]
+        texts += [r["text"] for r in _jsonl(path) if r["text"] not in published]
     return [t for t in texts if len(t.strip()) >= 12]
+
+
+def _ranked(root: Path) -> set[str]:
+    """Slugs of the volume's ranked bundles (candidates and anchors, not baselines)."""
+    slugs = set()
+    for path in (root / "bundles" / VOL).glob("*/bundle.json"):
+        if json.loads(path.read_text("utf-8"))["candidate"]["role"] != "baseline":
+            slugs.add(path.parent.name)
+    return slugs
 
 
 def _figures(root: Path) -> dict[str, dict[str, Any]]:
@@ -58,7 +83,17 @@ def test_public_failures_show_criterion_and_excerpt_held_out_ones_only_ids(root:
     pages = _render(root)
     wrong = _section(pages / "leaderboard.html", "wrong")
     figures = _figures(root)
-    listed = [f for fid, f in figures.items() if fid.startswith(VOL) and "/wrong/" in fid]
+    ranked = _ranked(root)
+    slugs = {p.name for p in (root / "bundles" / VOL).iterdir() if p.is_dir()}
+    assert ranked and slugs - ranked  # the example has ranked models and baselines
+    # Baselines are never ranked or compared: the section lists the ranked models only.
+    for slug in slugs:
+        assert (f'<h3 id="wrong-{slug}">' in wrong) == (slug in ranked), slug
+    listed = [
+        f
+        for fid, f in figures.items()
+        if fid.split("/")[:3:2] == [VOL, "wrong"] and fid.split("/")[1] in ranked
+    ]
     public = {r["id"]: r for r in _jsonl(root / "bank" / "public.jsonl")}
     assert any(f["detail"]["heldout"] for f in listed)  # held-out failures are listed too
     shown = html.unescape(wrong)
@@ -109,9 +144,13 @@ def test_jury_cards_list_each_rubric_line_with_its_met_rate(root: Path) -> None:
 
 def _first_public_example(root: Path) -> tuple[str, str, int, str]:
     """(slug, item, half, draw) of a public failing draw the page quotes."""
+    ranked = _ranked(root)  # a baseline's failures are not on the page
     for fid, f in sorted(_figures(root).items()):
-        if fid.startswith(f"{VOL}/") and "/wrong/item/" in fid and "example" in f["detail"]:
-            slug, example = fid.split("/")[1], f["detail"]["example"]
+        parts = fid.split("/")
+        slug = parts[1] if len(parts) > 1 else ""
+        wrong = fid.startswith(f"{VOL}/{slug}/wrong/item/") and slug in ranked
+        if wrong and "example" in f["detail"]:
+            example = f["detail"]["example"]
             return slug, f["detail"]["item"], example[0], int(example[1:])
     raise AssertionError("no public failing draw in the example")
 

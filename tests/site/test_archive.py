@@ -11,7 +11,7 @@ import pytest
 
 from generator.errors import InputError
 from generator.gates.base import GateContext
-from generator.gates.holdout import secrets
+from generator.gates.holdout import ignored, secrets
 from generator.leaks import LeakIndex
 from generator.leaks.scan import scan_text
 from generator.site import _bank as read_bank
@@ -97,8 +97,10 @@ def test_no_held_out_text_is_inside_any_archive(gen: Path) -> None:
         ctx = GateContext(load_volume(layout, volume))
         assert ctx.data.bank.private, "the example's private store was not read"
         unreadable = Problems()
-        public = [i.prompt_text() for i in ctx.data.bank.public.values()]
-        index = LeakIndex.build(secrets(ctx, unreadable), ignore=public)
+        # What the gate ignores: public items' texts, and public items' responses and
+        # evidence in the volume's bundles for held-out responses (the always-refuse
+        # baseline gives its held-out draws its one, published, refusal).
+        index = LeakIndex.build(secrets(ctx, unreadable), ignore=ignored(ctx))
         assert not unreadable.items
         data = (layout.downloads_dir / archive.archive_name(volume)).read_bytes()
         for name, (_, body) in _members(data).items():
@@ -113,6 +115,19 @@ def test_the_leak_scan_of_archive_members_would_find_held_out_text(gen: Path) ->
     leaked = archive.archive([("bundles/vol-002/x/draws.jsonl", item.prompt_text().encode())])
     (_, body) = _members(leaked)["bundles/vol-002/x/draws.jsonl"]
     assert scan_text(index, body.decode("utf-8"), "draws.jsonl")
+
+
+def test_the_ignored_public_texts_spare_an_unpublished_held_out_response(gen: Path) -> None:
+    """The gate's ignore set drops the baseline's refusal, not every held-out response."""
+    ctx = GateContext(load_volume(_layout(gen), "vol-002"))
+    index = LeakIndex.build(secrets(ctx, Problems()), ignore=ignored(ctx))
+    published = set(ignored(ctx).records())
+    response = next(
+        s for s in secrets(ctx, Problems()) if s.kind == "response" and s.text not in published
+    )
+    leaked = archive.archive([("bundles/vol-002/x/draws.jsonl", response.text.encode())])
+    (_, body) = _members(leaked)["bundles/vol-002/x/draws.jsonl"]
+    assert response.key in [leak.secret_key for leak in scan_text(index, body.decode(), "x")]
 
 
 def test_reading_an_archive_is_bounded() -> None:

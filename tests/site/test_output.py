@@ -10,7 +10,7 @@ from urllib.parse import unquote, urlsplit
 import pytest
 
 from generator.gates import GateContext
-from generator.gates.holdout import secrets
+from generator.gates.holdout import ignored, secrets
 from generator.leaks import LeakIndex, scan_paths
 from generator.store import load_volume
 from generator.store.jsonl import Problems
@@ -103,12 +103,10 @@ class Secrets:
 def held_out(built: Built) -> Secrets:
     """Read vol-002 and index its secrets once for the module's two scans."""
     ctx = GateContext(load_volume(built.layout, "vol-002"))
-    public = [
-        i.prompt if isinstance(i.prompt, str) else "\n".join(m.content for m in i.prompt)
-        for i in ctx.data.bank.public.values()
-    ]
     unreadable = Problems()
-    index = LeakIndex.build(secrets(ctx, unreadable), ignore=public)
+    # The gate's rule (``holdout.ignored``): public items' texts are never secrets, nor is
+    # a held-out response's text that public items' draws in the bundles publish as well.
+    index = LeakIndex.build(secrets(ctx, unreadable), ignore=ignored(ctx))
     assert ctx.data.bank.private, "the example's private store was not read"
     assert not unreadable.items, unreadable.items
     return Secrets(ctx, index)
