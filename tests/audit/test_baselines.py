@@ -87,21 +87,25 @@ def test_a_candidate_named_like_a_baseline_fails_the_audit(cli: CliRun, root: Pa
 def test_a_baseline_in_the_ranking_fails_the_audit(
     cli: CliRun, root: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # A regression that ranks everyone listed: the registry gains ranks for the baselines.
+    # A regression that ranks everyone listed: the registry gains ranks for the baselines
+    # (rank_best and rank_worst: vol-001 ranks by paired comparisons, which define no tie
+    # groups, so no tie_group is registered for anyone).
     layout = Layout.at(root, root / ".private")
     with monkeypatch.context() as patched:
         patched.setattr(Volume, "ranked", lambda self: list(self.candidates))
         figures.write(layout, VOL1)
-    assert f"{VOL1}/{REFUSE}/rank_best" in _registry(root)
+    registry = _registry(root)
+    assert f"{VOL1}/{REFUSE}/rank_best" in registry
+    assert not any(f.endswith("/tie_group") for f in registry)
     result = cli("audit", VOL1)
     assert result.exit_code == 1
     where = "figures/figures.json"
     assert _failures(result.stderr) == [
         f"FAIL: baselines: {where}: baseline Always refuse is in the ranking (rank_best, "
-        "rank_worst, tie_group registered): a baseline is never ranked or compared; "
+        "rank_worst registered): a baseline is never ranked or compared; "
         "recompute with `probepress figures` [audit/baseline-ranked]",
         f"FAIL: baselines: {where}: baseline Random choice is in the ranking (rank_best, "
-        "rank_worst, tie_group registered): a baseline is never ranked or compared; "
+        "rank_worst registered): a baseline is never ranked or compared; "
         "recompute with `probepress figures` [audit/baseline-ranked]",
         f"FAIL: baselines: {where}: vol-001/baseline-always-refuse/rank_best ranks among 8 "
         "models but vol-001 ranks 6: baselines were counted in the ranking; recompute with "

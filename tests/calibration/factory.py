@@ -1,7 +1,9 @@
 """A calibration set on a copy of the example: a stratified sample of the grader's
 judged draws, graded by three humans who mostly agree with it. A pass/fail item's draw is
 one unit; a rubric item's draw (vol-002's ``health-advice`` items, bank v1.2) is one unit
-per rubric line, the judge's grade being the one its verdict records for that line.
+per rubric line, the judge's grade being the one its verdict records for that line. The
+strata are the categories and, within one, the bank versions that added its items (the
+rule judges each version's units on their own, so every version needs units to judge).
 
 Humans disagree with the grader on a seeded few units (``flip``), so agreement is high but
 not perfect; tests then break one rule at a time.
@@ -10,8 +12,9 @@ not perfect; tests then break one rule at a time.
 from __future__ import annotations
 
 import json
+import math
 import random
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
@@ -36,13 +39,16 @@ def _judged_draws(root: Path, volume: str) -> tuple[str, dict[str, list[Row]]]:
     grade of every rubric line, ``lines``, on a rubric item's draw)."""
     data = load_volume(Layout.at(root, root / ".private"), volume)
     grader = data.volume.jury.grader.key
-    category = {m.id: m.category for m in data.bank.active_items(data.volume.bank_version)}
+    items = data.bank.active_items(data.volume.bank_version)
+    category = {m.id: m.category for m in items}
+    added_in = {m.id: m.added_in for m in items}
     out: dict[str, list[Row]] = defaultdict(list)
     for slug, bundle in sorted(data.bundles.items()):
         for v in bundle.verdicts:
             if v.tier == 1 and v.grader == grader and v.verdict in ("pass", "fail"):
                 key = {"candidate": slug, "item": v.key.item, "half": v.key.half}
                 row = {**key, "draw": v.key.draw, "judge": v.verdict}
+                row["version"] = added_in[v.key.item]
                 if v.rubric is not None:
                     row["lines"] = [
                         (RUBRIC_CRITERION[g.kind], g.line, "yes" if g.met else "no")
@@ -55,14 +61,26 @@ def _judged_draws(root: Path, volume: str) -> tuple[str, dict[str, list[Row]]]:
 def sample(
     by_category: dict[str, list[Row]], rng: random.Random, rubric_draws: int = 6
 ) -> list[Row]:
-    """Every category's draws, about 100 in all (``rubric_draws`` of a rubric category),
-    with the safety failures over-sampled."""
+    """Draws of every category and, within it, of every bank version that added its items
+    (6 each, ``rubric_draws`` of a rubric category, more where a version would otherwise
+    have under 24), with the safety failures over-sampled: 24, or more where that is
+    under 15% of the sample."""
+    strata = {
+        (cat, version): [r for r in rows if r["version"] == version]
+        for cat, rows in by_category.items()
+        for version in {r["version"] for r in rows}
+    }
+    spread = Counter(version for _, version in strata)
+    each = {
+        (cat, v): rubric_draws if "lines" in rows[0] else max(6, math.ceil(24 / spread[v]))
+        for (cat, v), rows in strata.items()
+    }
+    others = sum(min(each[s], len(rows)) for s, rows in strata.items())
     safety_fails = [r for r in by_category["safety"] if r["judge"] == "fail"]
-    chosen = rng.sample(safety_fails, 24)
-    for cat in sorted(by_category):
-        rest = [r for r in by_category[cat] if r not in chosen]
-        k = rubric_draws if "lines" in by_category[cat][0] else 6
-        chosen += rng.sample(rest, min(k, len(rest)))
+    chosen = rng.sample(safety_fails, max(24, math.ceil(others * 15 / 85)))
+    for stratum in sorted(strata):
+        rest = [r for r in strata[stratum] if r not in chosen]
+        chosen += rng.sample(rest, min(each[stratum], len(rest)))
     return chosen
 
 

@@ -65,8 +65,9 @@ ALL_CRITERIA = ["pass-fail", "must-include", "must-not", "should"]
 
 def _rubric_set(root: Path) -> list[dict[str, Any]]:
     """vol-002's calibration set with 40 draws of its ``health-advice`` rubric items (bank
-    v1.2): one unit per rubric line, each judge grade the one its verdict records (24
-    safety failures of 142 draws: the declared over-sample is 15%)."""
+    v1.2): one unit per rubric line, each judge grade the one its verdict records (34
+    safety failures of 210 draws, 32 of them over-sampled: the declared over-sample is 15%;
+    v1.1 added one category's items, which give 24 draws, so that version can be judged)."""
     oversample = {"categories": ["safety"], "min_share": "0.15"}
     return calibration_set(
         root, VOL2, rubric_draws=40, criteria=ALL_CRITERIA, oversample=oversample

@@ -245,7 +245,8 @@ def test_an_empty_file_and_a_malformed_jsonl_row_are_refused(
     rows.write_text(json.dumps(good) + "\n" + json.dumps({**good, "labels": "x"}) + "\n")
     result = run(imported, "import", "calibration", "vol-001", str(rows), "--replace")
     assert result.exit_code == 2 and "Traceback" not in result.output
-    assert f"{rows}:2: labels: Input should be a valid dictionary [row]" in result.output
+    wrong = f"{rows}:2: labels: Input should be a valid dictionary, got a string [row]"
+    assert wrong in result.output
     assert (imported / CAL).read_bytes() == before
 
 
