@@ -4,9 +4,13 @@ text legible at a phone's width, no label drawn over another (issue 17)."""
 from __future__ import annotations
 
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
 
+import yaml
+
 from generator.models.figures import Figure
+from generator.models.volume import Volume
 
 MEASURE = """() => [...document.querySelectorAll('svg.forest')].map(svg => ({
   right: svg.getBoundingClientRect().right,
@@ -20,6 +24,18 @@ MEASURE = """() => [...document.querySelectorAll('svg.forest')].map(svg => ({
 }))"""
 
 MIN_PX = 10.0
+
+
+def plotted_rates(root: Path, volume: str, figures: dict[str, Figure]) -> list[Figure]:
+    """The core and full rates a volume's forest plot draws: its ranked models' only (a
+    baseline is scored, but never ranked, and is kept out of the plot)."""
+    doc = yaml.safe_load((root / "bundles" / volume / "volume.yaml").read_text("utf-8"))
+    ranked = Volume.model_validate(doc).ranked()
+    assert len(ranked) < len(Volume.model_validate(doc).candidates)  # the example has baselines
+    return [figures[f"{volume}/{ref.slug}/{rate}"] for ref in ranked for rate in RATES]
+
+
+RATES = ("core_rate", "full_rate")
 
 
 def data_range(figures: list[Figure]) -> tuple[Decimal, Decimal]:

@@ -26,6 +26,7 @@ from generator.models.base import slugify
 from generator.models.volume import BASELINE_KINDS, Baseline, CandidateRef
 from generator.rubric import rubric_items
 from generator.stats.intervals import rate
+from generator.words import agrees, counted
 
 NAME = "baselines"
 _NAMES = tuple(
@@ -139,22 +140,26 @@ def _fails_answer_items(ctx: AuditContext, ref: CandidateRef, tally: Tally) -> l
             Case(
                 name,
                 "fail",
-                f"baseline {ref.display_name} ({ref.baseline.kind}) passes {draws} draw(s) of "
-                f"{len(passed)} item(s) whose criterion requires an answer ({_shown(passed)}): "
+                f"baseline {ref.display_name} ({ref.baseline.kind}) passes "
+                f"{counted(draws, 'draw')} of "
+                f"{counted(len(passed), 'item')} whose criterion requires an answer "
+                f"({_shown(passed)}): "
                 "the check or the grader accepts a non-answer; fix it, or the declaration",
                 ctx.data.layout.rel(ctx.data.bundles[ref.slug].directory / "verdicts.jsonl"),
                 "baseline-passes",
             )
         )
     else:
-        what = f"every decided draw of the {len(keep)} items whose criterion requires an answer"
+        items = counted(len(keep), "item")
+        what = f"every decided draw of the {items} whose criterion requires an answer"
         out.append(Case(name, "pass", f"fails {what}"))
     if unread:
         out.append(
             Case(
                 f"{ref.slug}/held-out",
                 "skip",
-                f"could not tell whether {unread} held-out Tier 0 item(s) require an answer: "
+                f"could not tell whether {counted(unread, 'held-out Tier 0 item')} "
+                f"{agrees(unread, 'requires', 'require')} an answer: "
                 "the private store was not read (pass --private DIR or set PROBEPRESS_PRIVATE)",
                 rule="untested",
             )

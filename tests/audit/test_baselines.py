@@ -126,7 +126,7 @@ def test_a_refusal_that_passes_an_answer_item_fails_the_audit(cli: CliRun, root:
     assert result.exit_code == 1
     assert _failures(result.stderr) == [
         f"FAIL: baselines: bundles/{VOL1}/{REFUSE}/verdicts.jsonl: baseline Always refuse "
-        "(always-refuse) passes 1 draw(s) of 1 item(s) whose criterion requires an answer "
+        "(always-refuse) passes 1 draw of 1 item whose criterion requires an answer "
         "(arith-001): the check or the grader accepts a non-answer; fix it, or the "
         "declaration [audit/baseline-passes]"
     ]

@@ -8,8 +8,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from generator import figures
+from generator.models.volume import Volume
 from generator.stats import rank_ranges
 from generator.store import Layout
 from tests.conftest import CliRun
@@ -24,6 +26,17 @@ def _ranks(root: Path) -> dict[str, dict[str, Any]]:
     figures.write(layout, VOL)
     data = json.loads((root / "figures" / "figures.json").read_text("utf-8"))["figures"]
     return {k: v for k, v in data.items() if k.startswith(VOL)}
+
+
+def _ranked(root: Path) -> list[str]:
+    """The slugs vol-002 ranks: its models, never a baseline."""
+    doc = yaml.safe_load((root / "bundles" / VOL / "volume.yaml").read_text("utf-8"))
+    return sorted(ref.slug for ref in Volume.model_validate(doc).ranked())
+
+
+def _baselines(root: Path) -> list[str]:
+    doc = yaml.safe_load((root / "bundles" / VOL / "volume.yaml").read_text("utf-8"))
+    return sorted(ref.slug for ref in Volume.model_validate(doc).baselines())
 
 
 def _undeclare(doc: dict[str, Any]) -> None:
@@ -42,7 +55,9 @@ def overlap_root(example_src: Path, tmp_path_factory: pytest.TempPathFactory) ->
 
 def test_a_volume_without_a_rule_keeps_the_overlap_ranks(overlap_root: Path) -> None:
     reg = _ranks(overlap_root)
-    slugs = sorted(k.split("/")[1] for k in reg if k.endswith("/core_rate"))
+    slugs = _ranked(overlap_root)
+    assert len(slugs) < len([k for k in reg if k.endswith("/core_rate")])  # baselines scored
+    assert not any(f"{VOL}/{s}/rank_best" in reg for s in _baselines(overlap_root))
     core = [reg[f"{VOL}/{s}/core_rate"] for s in slugs]
     expected = rank_ranges(
         [float(c["value"]) for c in core],
@@ -50,13 +65,16 @@ def test_a_volume_without_a_rule_keeps_the_overlap_ranks(overlap_root: Path) -> 
         [float(c["intervals"]["narrow"]["hi"]) for c in core],
         slugs,
     )
+    status = reg[f"{VOL}/calibration/draws"]["detail"]["status"]
+    assert status == "judge-calibrated"
     for rr in expected:
         p = f"{VOL}/{rr.name}"
         best = reg[f"{p}/rank_best"]
-        # Byte for byte what volumes before the rule published: label, method, detail.
+        # What volumes before the rule published (label, method, detail), plus the judge's
+        # calibration status that every judged number carries (DESIGN §12).
         assert best["label"] == "Best rank the core-rate intervals allow"
         assert best["method"] == "rank range from non-overlapping narrow core-rate intervals"
-        assert best["detail"] == {"of": len(slugs)}
+        assert best["detail"] == {"of": len(slugs), "judge": status}
         assert (int(best["value"]), int(reg[f"{p}/rank_worst"]["value"])) == (rr.best, rr.worst)
         assert int(reg[f"{p}/tie_group"]["value"]) == rr.tie_group
 
@@ -68,7 +86,7 @@ def test_no_separated_pair_shares_a_group_or_a_claim_contradicts_the_data(
     including pairs the data separate; under paired-holm no printed grouping claims
     "no order" for a pair the comparisons order."""
     data = json.loads((example_src / "figures" / "figures.json").read_text("utf-8"))["figures"]
-    slugs = sorted(k.split("/")[1] for k in data if k.startswith(VOL) and k.endswith("/core_rate"))
+    slugs = _ranked(example_src)
     separated = [
         (slug, other)
         for slug in slugs
@@ -76,6 +94,7 @@ def test_no_separated_pair_shares_a_group_or_a_claim_contradicts_the_data(
     ]
     assert separated  # the paired comparisons do order some pairs of vol-002
     assert not any(f"{VOL}/{s}/tie_group" in data for s in slugs)
+    assert not any(f"{VOL}/{s}/rank_best" in data for s in _baselines(example_src))
 
 
 def test_a_rule_declared_after_the_results_warns(cli: CliRun, root: Path) -> None:

@@ -15,8 +15,11 @@ import shutil
 from pathlib import Path
 
 import pytest
+import yaml
 
 from generator.figures import load_registry
+from generator.models.volume import Volume
+from generator.numbers import reading
 from generator.render import render_volume
 from generator.render.environment import PACKAGE_TEMPLATES, UnknownFigure
 from generator.store import Layout
@@ -96,20 +99,24 @@ def _section(page: str, name: str) -> str:
 
 @pytest.mark.parametrize("volume", ["vol-001", "vol-002"])
 def test_the_split_half_cells_show_the_registered_values(rendered: Path, volume: str) -> None:
-    """Each candidate's row shows its two half rates and their difference, each the
-    registered figure's display text, with its narrow interval."""
+    """Each ranked model's row shows its two half rates and their difference, each the
+    registered figure's display text as pages print it, with its narrow interval."""
     layout = Layout.at(rendered, rendered / ".private")
     registry = load_registry(layout).figures
     page = (rendered / "site_src" / "volumes" / volume / "leaderboard.html").read_text("utf-8")
     rows = _section(page, "split-half").split("<tbody>", 1)[1].split("</tr>")[:-1]
-    slugs = _slugs(rendered, volume)
-    assert len(rows) == len(slugs) >= 2
+    # The table lists the ranked models; the baselines (their own table) are not in it.
+    doc = yaml.safe_load((rendered / "bundles" / volume / "volume.yaml").read_text("utf-8"))
+    ranked = {ref.slug for ref in Volume.model_validate(doc).ranked()}
+    slugs = [slug for slug in _slugs(rendered, volume) if slug in ranked]
+    assert len(rows) == len(slugs) == len(ranked) >= 2
     for slug in slugs:
         cells = []
         for fid in ("half/a/rate", "half/b/rate", "split_half/difference"):
             f = registry[f"{volume}/{slug}/{fid}"]
-            narrow = f.intervals["narrow"].display
-            cells.append(f'<td class="num">{f.display}</td><td class="iv">{narrow}</td>')
+            # As the page prints it: a negative number's sign is the minus sign (numbers.py).
+            shown, narrow = reading(f.display), reading(f.intervals["narrow"].display)
+            cells.append(f'<td class="num">{shown}</td><td class="iv">{narrow}</td>')
         assert sum("".join(cells) in row.replace("\n", "") for row in rows) == 1, slug
 
 

@@ -14,7 +14,7 @@ from generator.figures import load_registry
 from generator.render import render_volume
 from generator.store import Layout
 from tests.browser import launch
-from tests.forest_checks import check_plot
+from tests.forest_checks import check_plot, plotted_rates
 
 pytestmark = pytest.mark.browser
 
@@ -32,11 +32,7 @@ def test_forest_plot_is_fitted_and_legible(browser: Any, figured: Path, width: i
     layout = Layout.at(figured, figured / ".private")
     render_volume(layout, VOL, pdf=False)
     registry = load_registry(layout).figures
-    rates = [
-        f
-        for fid, f in registry.items()
-        if fid.startswith(f"{VOL}/") and fid.endswith(("/core_rate", "/full_rate"))
-    ]
+    rates = plotted_rates(figured, VOL, registry)
     context = browser.new_context(viewport={"width": width, "height": 900})
     page = context.new_page()
     page.goto((figured / "site_src" / "volumes" / VOL / "leaderboard.html").as_uri())

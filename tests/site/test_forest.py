@@ -13,7 +13,7 @@ from generator.models.volume import Volume
 from generator.site.published import PublishedVolume
 from generator.site.results import results_page
 from generator.store import Layout
-from tests.forest_checks import data_range
+from tests.forest_checks import data_range, plotted_rates
 
 VOL = "vol-002"
 
@@ -35,15 +35,15 @@ def test_results_page_draws_the_forest_plot_on_a_fitted_axis(example_src: Path) 
     pv = _published(example_src)
     page = results_page(pv)
     assert '<div class="pp-forest">' in page and page.count('<svg class="forest"') == 1
-    rates = [f for k, f in pv.figures.items() if k.endswith(("/core_rate", "/full_rate"))]
+    rates = plotted_rates(example_src, VOL, pv.figures)
     low, high = data_range(rates)
     ticks = [Decimal(t) / 100 for t in re.findall(r'class="forest-tick"[^>]*>([0-9.]+)%<', page)]
     assert ticks and ticks[0] <= low and ticks[-1] >= high
     assert ticks[-1] - ticks[0] < Decimal("0.7")  # not the 0–100% of before
     axis = f"{ticks[0] * 100:f}%–{ticks[-1] * 100:f}%".replace(".00", "").replace(".0", "")
     assert f"The axis spans {axis}, fitted to the data" in page
-    # Every candidate has a row in each panel.
-    assert page.count('class="forest-label"') == 2 * len(pv.volume.candidates)
+    # Every ranked model has a row in each panel; no baseline has one.
+    assert page.count('class="forest-label"') == 2 * len(pv.volume.ranked())
 
 
 def test_results_page_states_the_volume_rank_rule(example_src: Path) -> None:

@@ -11,7 +11,7 @@ import pytest
 
 from generator.figures import load_registry
 from tests.browser import launch
-from tests.forest_checks import check_plot
+from tests.forest_checks import check_plot, plotted_rates
 from tests.site.conftest import Built
 from tests.site.test_browser import serve
 
@@ -37,11 +37,7 @@ def test_results_page_shows_a_fitted_legible_forest_plot(
     built: Built, site_url: str, chromium: Any, volume: str, width: int
 ) -> None:
     registry = load_registry(built.layout).figures
-    rates = [
-        f
-        for fid, f in registry.items()
-        if fid.startswith(f"{volume}/") and fid.endswith(("/core_rate", "/full_rate"))
-    ]
+    rates = plotted_rates(built.layout.root, volume, registry)
     context = chromium.new_context(viewport={"width": width, "height": 900})
     page = context.new_page()
     page.goto(f"{site_url}volumes/{volume}/index.html", wait_until="networkidle")
