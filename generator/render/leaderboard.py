@@ -104,6 +104,8 @@ def leaderboard_context(inputs: Inputs) -> dict[str, Any]:
             "category_groups": _groups(list(inputs.data.bank.manifest.categories)),
             "withheld": _withheld(inputs),
             "split_half": len(inputs.data.volume.protocol.halves) == 2,
+            # Counted here, not in the template: templates print, they never count.
+            "halves_count": len(inputs.data.volume.protocol.halves),
             "has_unvalidated": any(f"{c.prefix}/unvalidated_rate" in figures for c in ordered),
             "has_rubric": any(f"{c.prefix}/rubric/score" in figures for c in ordered),
             "rubric_groups": inputs.data.volume.scoring_or_default().rubric_groups,

@@ -20,7 +20,8 @@ def test_rendering_elsewhere_gives_identical_html_and_pdf_bytes(
     mine = {k: v for k, v in frozen_files(other).items() if "vol-001" in k}
     theirs = {k: v for k, v in frozen_files(rendered).items() if "vol-001" in k}
     assert sorted(mine) == sorted(theirs)
-    assert len([k for k in mine if k.endswith(".pdf")]) == 7
+    # The leaderboard and a jury card for each of 6 candidates and 2 baselines.
+    assert len([k for k in mine if k.endswith(".pdf")]) == 1 + 6 + 2
     different = [k for k in mine if mine[k] != theirs[k]]
     assert not different, f"bytes differ between environments: {different}"
     # The registry holds exactly vol-001's entries in both (vol-002 was never rendered

@@ -71,4 +71,5 @@ def test_a_draft_says_so_and_registers_nothing(figured: Path) -> None:
     # The real render afterwards is not blocked by the draft, and has no watermark.
     render_volume(_layout(figured), VOL, pdf=False)
     assert all(b'class="draft"' not in page for page in _pages(figured).values())
-    assert len(fingerprints.load_frozen(_layout(figured))) == 7
+    # The leaderboard and a jury card for each of 6 candidates and 2 baselines.
+    assert len(fingerprints.load_frozen(_layout(figured))) == 1 + 6 + 2

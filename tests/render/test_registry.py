@@ -60,7 +60,7 @@ def test_changed_output_of_a_published_volume_is_refused_and_nothing_written(
     result = _cli(rendered_copy, "render", VOL)
     assert result.exit_code == 1, result.output
     message = result.stderr
-    assert "vol-001 is published and re-rendering would change 7 frozen files" in message
+    assert "vol-001 is published and re-rendering would change 9 frozen files" in message
     assert "published files never change (an erratum is a new volume)" in message
     for name in ("leaderboard.html", "jury/demo-kestrel-kestrel-chat-3.html"):
         assert f"site_src/volumes/vol-001/{name}: renders to sha256" in message
@@ -161,9 +161,10 @@ def test_cli_json_lists_every_file(figured: Path) -> None:
     assert result.exit_code == 0, result.stderr
     report = json.loads(result.stdout)
     assert report["volume"] == VOL and report["registry_changed"] is True
-    assert len(report["files"]) == 7
+    # The leaderboard and a jury card for each of 6 candidates and 2 baselines.
+    assert len(report["files"]) == 1 + 6 + 2
     assert {f["action"] for f in report["files"]} == {"written"}
-    assert "vol-001: 7 HTML (7 written)" in result.stderr
+    assert "vol-001: 9 HTML (9 written)" in result.stderr
     again = json.loads(_cli(figured, "render", VOL, "--no-pdf", "--json").stdout)
     assert {f["action"] for f in again["files"]} == {"unchanged"}
     assert again["registry_changed"] is False

@@ -24,7 +24,8 @@ def _pages(root: Path) -> list[Path]:
 
 def test_pages_are_self_contained_and_policed(rendered: Path) -> None:
     pages = _pages(rendered)
-    assert len(pages) == 16
+    # Leaderboard + a jury card per bundle (candidates and the 2 baselines).
+    assert len(pages) == (1 + 6 + 2) + (1 + 8 + 2)
     for page in pages:
         raw = page.read_bytes()
         found = inspect(raw)

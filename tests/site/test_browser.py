@@ -180,15 +180,21 @@ def test_the_leaderboards_show_every_candidate(
     context, watch = watched
     page = context.new_page()
     for volume in ("vol-001", "vol-002"):
-        expected = len(load_volume(built.layout, volume, private=False).volume.candidates)
+        declared = load_volume(built.layout, volume, private=False).volume
+        # The ranked models in the leaderboard; the 2 baselines in their own table.
+        expected, baselines = len(declared.ranked()), len(declared.baselines())
+        assert baselines == 2
         page.goto(f"{base_url}volumes/{volume}/index.html", wait_until="networkidle")
         table = page.locator(".pp-leaderboard table")
         assert table.is_visible()
         assert table.locator("tbody tr").count() == expected
         page.goto(f"{base_url}volumes/{volume}/leaderboard.html", wait_until="networkidle")
-        frozen = page.locator("table.results")
+        frozen = page.locator("#results table.results")
         assert frozen.is_visible()
         assert frozen.locator("tbody tr").count() == expected
+        apart = page.locator("#baselines table.results")
+        assert apart.is_visible()
+        assert apart.locator("tbody tr").count() == baselines
     assert watch.problems(context) == []
 
 

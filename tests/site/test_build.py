@@ -61,7 +61,9 @@ def test_generated_pages_are_marked(built: Built) -> None:
 
 def test_frozen_files_are_copied_byte_for_byte(built: Built) -> None:
     registry = json.loads((built.root / "figures" / "fingerprints.json").read_text("utf-8"))
-    assert len(registry["files"]) == 32
+    # HTML + PDF of each leaderboard and jury card: vol-001 has 6 candidates and
+    # 2 baselines, vol-002 has 8 candidates and 2 baselines.
+    assert len(registry["files"]) == 2 * ((1 + 6 + 2) + (1 + 8 + 2))
     for rel, entry in registry["files"].items():
         copied = built.site / Path(rel).relative_to("site_src")
         assert sha256_file(copied) == entry["sha256"], rel

@@ -40,10 +40,16 @@ def test_rows_are_every_registered_figure_of_every_candidate(gen: Path, volume: 
     registry = load_registry(layout).figures
     pub = load_publication(layout)
     (pv,) = [v for v in pub.volumes if v.id == volume]
-    prefixes = tuple(f"{volume}/{c.slug}/" for c in pv.volume.candidates)
+    # The tidy leaderboard is the ranking as rows: candidates and anchors (its schema's
+    # roles). Baselines are never ranked; they have figures but no rows here.
+    assert pv.volume.baselines()
+    prefixes = tuple(f"{volume}/{c.slug}/" for c in pv.volume.ranked())
     expected = {k for k in registry if k.startswith(prefixes)}
     board = _board(gen, volume)
     assert sorted(r.figure_id for r in board.rows) == sorted(expected)
+    assert {r.role for r in board.rows} <= {"candidate", "anchor"}
+    baseline_prefixes = tuple(f"{volume}/{c.slug}/" for c in pv.volume.baselines())
+    assert any(k.startswith(baseline_prefixes) for k in registry)
     for row in board.rows:
         figure = registry[row.figure_id]
         assert (row.value, row.display, row.method) == (figure.value, figure.display, figure.method)

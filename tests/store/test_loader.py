@@ -34,7 +34,8 @@ def test_show_reads_the_example(cli: CliRun) -> None:
         "tier0": 15,
         "validated": 63,
     }
-    assert summary["totals"]["draws"] == 6 * 63 * 10
+    # 6 candidates and 2 baselines, each drawn 10 times on each of the 63 items.
+    assert summary["totals"]["draws"] == (6 + 2) * 63 * 10
     assert summary["totals"]["verdicts"] == summary["totals"]["draws"]
 
 
