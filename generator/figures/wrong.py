@@ -129,6 +129,8 @@ class WrongFigures:
                 f"found line {line} ({c.kind.replace('_', ' ')}) met"
             )
             self._share(f"{p}/rubric/line/{item}/{line}/met", label, c.met, c, src, (item, line))
+        if not ref.ranked:
+            return  # a baseline's jury card shows its line met-rates; no page shows its failures
         for key in _most(found.items):
             assert isinstance(key, str)
             label = f"Share of {name}'s decided draws of item {key} that failed"
