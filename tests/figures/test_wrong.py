@@ -95,7 +95,12 @@ def test_most_failed_items_are_the_rates_own_counts(root: Path, vol: str) -> Non
     data = load_volume(Layout.at(root, root / ".private"), vol)
     tally = tally_volume(data)
     validated = {m.id for m in tally.items if m.status == "validated"}
+    baselines = {ref.slug for ref in data.volume.baselines()}
+    assert baselines  # the example lists baselines: they get no failure shares
     for slug, t in tally.tallies.items():
+        if slug in baselines:
+            assert not [f for f in figures if f.startswith(f"{vol}/{slug}/wrong/")], slug
+            continue
         counts = {
             m.id: (int(t.k[n]), int(t.n[n]))
             for n, m in enumerate(tally.items)
@@ -117,6 +122,9 @@ def test_most_failed_rubric_lines_count_misses_and_must_not_hits(root: Path) -> 
     figures, validated, heldout = _figures(root), _validated(root), _heldout(root)
     assert any(item in heldout for item, _ in _kinds(root, "vol-002", "demo-aurora-aurora-7b-chat"))
     for slug in _slugs(root, "vol-002"):
+        if slug.startswith("baseline-"):  # never ranked: no failure shares
+            assert not [f for f in figures if f.startswith(f"vol-002/{slug}/wrong/")], slug
+            continue
         kinds = _kinds(root, "vol-002", slug)
         fails: dict[tuple[str, str], tuple[int, int]] = {}
         first: dict[tuple[str, str], str] = {}
