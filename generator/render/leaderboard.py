@@ -55,6 +55,28 @@ def _withheld(inputs: Inputs) -> dict[str, Figure]:
     return {cat: f for cat, f in found.items() if f is not None}
 
 
+def _forest(inputs: Inputs, ordered: list[Any]) -> Any:
+    """The forest plots of the ranked candidates, each row with its tie group."""
+    figures = inputs.figures
+
+    def tie_group(prefix: str) -> int | None:
+        group = figures.get(f"{prefix}/tie_group")
+        return int(group.value) if group is not None else None
+
+    return forest_plots(
+        [
+            (
+                c.ref.display_name,
+                c.anchor,
+                tie_group(c.prefix),
+                figures.get(f"{c.prefix}/core_rate"),
+                figures.get(f"{c.prefix}/full_rate"),
+            )
+            for c in ordered
+        ]
+    )
+
+
 def leaderboard_context(inputs: Inputs) -> dict[str, Any]:
     """Everything ``leaderboard.html`` prints, as figures and manifest facts.
 
@@ -74,22 +96,7 @@ def leaderboard_context(inputs: Inputs) -> dict[str, Any]:
     baselines = [c for c in everyone if not c.ref.ranked]
     figures = inputs.figures
 
-    def tie_group(prefix: str) -> int | None:
-        group = figures.get(f"{prefix}/tie_group")
-        return int(group.value) if group is not None else None
-
-    plots = forest_plots(
-        [
-            (
-                c.ref.display_name,
-                c.anchor,
-                tie_group(c.prefix),
-                figures.get(f"{c.prefix}/core_rate"),
-                figures.get(f"{c.prefix}/full_rate"),
-            )
-            for c in ordered
-        ]
-    )
+    plots = _forest(inputs, ordered)
     card_prefix = f"{leaderboard_path(vid).rsplit('/', 1)[0]}/"
     drift = [c for c in ordered if c.anchor and f"{vid}/drift/{c.slug}/core" in figures]
     movement = [c for c in ordered if f"{vid}/movement/{c.slug}/core" in figures]
