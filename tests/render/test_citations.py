@@ -128,3 +128,20 @@ def test_declared_absences_are_explained_on_the_page(rendered: Path, volume: str
     why = registry[f"{volume}/rates/absent"].detail["statement"]
     page = (rendered / "site_src" / "volumes" / volume / "leaderboard.html").read_text("utf-8")
     assert f"<li>{why}</li>" in _section(page, "absent")
+
+
+def test_the_baseline_table_shows_each_baselines_coverage(rendered: Path) -> None:
+    """A baseline's rates are read beside how much of its schedule it answered, as a
+    model's are: its row carries the three registered coverage figures."""
+    registry = load_registry(Layout.at(rendered, rendered / ".private")).figures
+    page = (rendered / "site_src" / "volumes" / "vol-002" / "leaderboard.html").read_text("utf-8")
+    rows = _section(page, "baselines").split("<tbody>", 1)[1].split("</tr>")[:-1]
+    doc = yaml.safe_load((rendered / "bundles" / "vol-002" / "volume.yaml").read_text("utf-8"))
+    baselines = [ref.slug for ref in Volume.model_validate(doc).baselines()]
+    assert len(rows) == len(baselines) >= 2
+    for slug in baselines:
+        cells = "".join(
+            f'<td class="num">{registry[f"vol-002/{slug}/coverage/{kind}"].display}</td>'
+            for kind in ("answered", "retried", "refused")
+        )
+        assert sum(cells in row.replace("\n", "") for row in rows) == 1, slug
