@@ -22,10 +22,9 @@ as a reader sees them (invisible characters dropped, case and spacing folded), s
 from __future__ import annotations
 
 import datetime as dt
+import unicodedata
 from collections.abc import Sequence
 from typing import Final, Protocol
-
-from generator.models.base import visible_form
 
 RUNGS: Final = ("draft", "reviewed", "validated")
 """The ladder's rungs, bottom first."""
@@ -43,8 +42,10 @@ class Step(Protocol):
 
 
 def person(name: str) -> str:
-    """A name as a reader tells people apart: look-alike forms, case and spacing folded."""
-    return " ".join(visible_form(name).split())
+    """A name as a reader tells people apart: compatibility forms, case and spacing
+    folded, characters that do not show (format and control characters) dropped."""
+    shown = "".join(c for c in name if unicodedata.category(c) not in ("Cf", "Cc"))
+    return " ".join(unicodedata.normalize("NFKC", shown).casefold().split())
 
 
 def _external(step: Step) -> str | None:
