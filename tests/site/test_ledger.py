@@ -80,5 +80,8 @@ def test_an_edited_published_ledger_line_is_refused(site_copy: Path) -> None:
     assert problem.message.endswith("were edited, removed or cut: it is append-only")
     gate = _run(site_copy, "gate", "holdout", "vol-002")
     assert gate.exit_code == 1
-    assert "bank/status.jsonl: the ledger's published lines" in gate.output
-    assert "[ledger-changed]" in gate.output
+    assert "error: bank/status.jsonl: the ledger's published lines (" in gate.output
+    assert (
+        "were edited, removed or cut: it is append-only [holdout/ledger-changed]; fix: the "
+        "ledgers only grow: restore the published lines and append after them"
+    ) in gate.output
