@@ -371,3 +371,30 @@ class BankManifest(Record):
         """Version ids from the core up to and including ``version``."""
         ids = self.version_ids()
         return ids[: ids.index(version) + 1]
+
+
+__all__ = [
+    "BANK_ITEM_SCHEMA_VERSION",
+    "COMMITMENT_SCHEME",
+    "HELDOUT_SCHEMA_VERSION",
+    "NUMBER_RULES",
+    "PATTERN_RULES",
+    "Answer",
+    "BankItem",
+    "BankManifest",
+    "BankVersion",
+    "Category",
+    "Check",
+    "Commitment",
+    "HeldOutEntry",
+    "ItemMeta",
+    "KnownWrong",
+    "Message",
+    "NumberCheck",
+    "PatternCheck",
+    "Reference",
+    "Status",
+    "Tier0Rule",
+    "ValidationStep",
+]
+"""Public names (``Status`` and ``ValidationStep`` live in ``models.validation``)."""

@@ -18,9 +18,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from generator import ladder
-from generator.models.bank import ItemMeta, ValidationStep
+from generator.models.bank import ItemMeta
 from generator.models.base import Record
 from generator.models.review import Disagreement, StatusChange
+from generator.models.validation import ValidationStep
 from generator.store.jsonl import Bounds, Problems, iter_jsonl
 from generator.store.paths import Layout
 
