@@ -9,10 +9,10 @@ from typing import Annotated, ClassVar, Final, Literal
 
 from pydantic import Field, StringConstraints, model_validator
 
+from generator import ladder
 from generator.models.base import ItemId, Name, Part, Record, Sha256, Slug, VersionId
 from generator.models.rubric import Rubric
-
-Status = Literal["draft", "reviewed", "validated"]
+from generator.models.validation import Status, ValidationStep
 
 
 class Message(Part):
@@ -115,17 +115,6 @@ class Reference(Part):
         return self
 
 
-class ValidationStep(Part):
-    """One step of an item's review history."""
-
-    status: Status
-    """The status reached by this step."""
-    by: Name
-    """Who reviewed (a person's name or handle)."""
-    on: dt.date
-    """When."""
-
-
 class ItemMeta(Record):
     """What the repository may know about any item, public or held out."""
 
@@ -155,9 +144,9 @@ class ItemMeta(Record):
                 f"status is {self.status!r} but the last validation step says "
                 f"{self.validation[-1].status!r}"
             )
-        dates = [step.on for step in self.validation]
-        if dates != sorted(dates):
-            raise ValueError("validation steps are not in date order")
+        problem = ladder.history_problem(self.validation)
+        if problem is not None:
+            raise ValueError(f"validation ladder: {problem}")
         return self
 
 
@@ -302,6 +291,15 @@ class HeldOutEntry(ItemMeta):
     criterion_commitment: Commitment
     """HMAC-SHA256 under the item's key of the canonical pass criterion and check."""
 
+    @model_validator(mode="after")
+    def _no_notes(self) -> HeldOutEntry:
+        if any(step.resolution for step in self.validation):
+            raise ValueError(
+                "a held-out item's resolution text stays in the private store: write "
+                "notes_private: true and an empty resolution"
+            )
+        return self
+
 
 class Category(Part):
     """A category of probes, declared by the bank."""
@@ -373,3 +371,30 @@ class BankManifest(Record):
         """Version ids from the core up to and including ``version``."""
         ids = self.version_ids()
         return ids[: ids.index(version) + 1]
+
+
+__all__ = [
+    "BANK_ITEM_SCHEMA_VERSION",
+    "COMMITMENT_SCHEME",
+    "HELDOUT_SCHEMA_VERSION",
+    "NUMBER_RULES",
+    "PATTERN_RULES",
+    "Answer",
+    "BankItem",
+    "BankManifest",
+    "BankVersion",
+    "Category",
+    "Check",
+    "Commitment",
+    "HeldOutEntry",
+    "ItemMeta",
+    "KnownWrong",
+    "Message",
+    "NumberCheck",
+    "PatternCheck",
+    "Reference",
+    "Status",
+    "Tier0Rule",
+    "ValidationStep",
+]
+"""Public names (``Status`` and ``ValidationStep`` live in ``models.validation``)."""
