@@ -4,10 +4,19 @@ Published downloads never change: ``figures/downloads.json`` registers the SHA-2
 every bank download the site has published, and a build that would give a registered
 file other bytes is refused (:func:`refused_changes`); the holdout gate compares the
 registered files on disk with it (``generator.hashing.drift``).
+
+The append-only ledgers (``bank/status.jsonl``, ``bank/disagreements.jsonl``) grow, so
+the registry keeps the size and SHA-256 of their published lines instead, and the latest
+publication date of a volume published with them: :func:`ledger_problems` refuses a
+ledger whose published lines were edited, removed or cut, and a later line dated on or
+before that date (it would change that volume's figures).
 """
 
 from __future__ import annotations
 
+import datetime as dt
+import json
+import os
 from collections.abc import Mapping
 
 from generator.canonical import dumps, dumps_line, write_text
@@ -15,7 +24,7 @@ from generator.errors import InputError, Problem
 from generator.fingerprints import read_registry
 from generator.hashing import sha256_bytes
 from generator.models.base import version_slug
-from generator.models.registries import DownloadRegistry, RegisteredDownload
+from generator.models.registries import DownloadRegistry, RegisteredDownload, RegisteredLedger
 from generator.store.bank import Bank
 from generator.store.paths import Layout
 
@@ -64,6 +73,106 @@ def refused_changes(layout: Layout, planned: Mapping[str, bytes]) -> list[Proble
     ]
 
 
+LEDGER_FIX = "the ledgers only grow: restore the published lines and append after them"
+
+
+def ledger_paths(layout: Layout) -> list[str]:
+    """Root-relative paths of the bank's append-only ledgers."""
+    return [layout.rel(layout.status_ledger), layout.rel(layout.disagreement_ledger)]
+
+
+def registered_ledgers(layout: Layout) -> dict[str, RegisteredLedger]:
+    """The ledgers' published lines, by root-relative path (empty before publication).
+
+    Raises:
+        InputError: The registry exists but cannot be read.
+    """
+    registry = read_registry(
+        layout, layout.download_registry, DownloadRegistry, "download registry"
+    )
+    return {} if registry is None else dict(sorted(registry.ledgers.items()))
+
+
+def _late_lines(rel: str, data: bytes, known: RegisteredLedger) -> list[Problem]:
+    """Lines appended after the published ones that are dated on or before ``through``."""
+    if known.through is None:
+        return []
+    out = []
+    start = data.count(b"\n", 0, known.size)
+    for n, raw in enumerate(data[known.size :].splitlines(), start=start + 1):
+        try:
+            day = dt.date.fromisoformat(json.loads(raw)["on"])
+        except (ValueError, KeyError, TypeError):
+            continue  # the ledger's reader reports a line that is no ledger line
+        if day <= known.through:
+            message = (
+                f"appended after publication but dated {day}, not after {known.through} (the "
+                "latest published volume's date): it would change that volume's figures"
+            )
+            out.append(Problem(rel, n, "ledger-backdated", message, "date it as applied"))
+    return out
+
+
+def ledger_problems(layout: Layout, files: Mapping[str, bytes] | None = None) -> list[Problem]:
+    """Registered ledgers whose published lines changed, or with a backdated new line.
+
+    Args:
+        layout: The publication root.
+        files: The ledgers' bytes by root-relative path (default: read from disk).
+    """
+    out: list[Problem] = []
+    for rel, known in registered_ledgers(layout).items():
+        if files is not None and rel in files:
+            data = files[rel]
+        else:
+            path = layout.root / rel
+            data = path.read_bytes() if os.path.isfile(path) else b""
+        if len(data) < known.size or sha256_bytes(data[: known.size]) != known.sha256:
+            message = (
+                f"the ledger's published lines ({known.size} bytes, sha256 "
+                f"{known.sha256[:12]}…) were edited, removed or cut: it is append-only"
+            )
+            out.append(Problem(rel, None, "ledger-changed", message, LEDGER_FIX))
+            continue
+        out += _late_lines(rel, data, known)
+    return out
+
+
+def register_ledgers(layout: Layout, through: dt.date | None) -> bool:
+    """Register the ledgers as they are now (published with volumes up to ``through``).
+
+    Raises:
+        InputError: A ledger's published lines changed (nothing is registered).
+    """
+    problems = ledger_problems(layout)
+    if problems:
+        raise InputError("refusing to register the ledgers:", problems)
+    known = registered_ledgers(layout)
+    for rel in ledger_paths(layout):
+        path = layout.root / rel
+        if not os.path.isfile(path):
+            continue
+        data = path.read_bytes()
+        before = known.get(rel)
+        dates = [d for d in (through, before.through if before else None) if d is not None]
+        latest = max(dates) if dates else None
+        known[rel] = RegisteredLedger(size=len(data), sha256=sha256_bytes(data), through=latest)
+    return _write(layout, registered(layout), known)
+
+
+def _write(
+    layout: Layout, files: Mapping[str, str], ledgers: Mapping[str, RegisteredLedger]
+) -> bool:
+    registry = DownloadRegistry(
+        files={rel: RegisteredDownload(sha256=files[rel]) for rel in sorted(files)},
+        ledgers=dict(sorted(ledgers.items())),
+    )
+    data = registry.model_dump(mode="json", exclude_none=True)
+    if not ledgers:
+        del data["ledgers"]  # a registry from before the ledgers keeps its bytes
+    return write_text(layout.download_registry, dumps(data), layout.root)
+
+
 def register(layout: Layout, published: Mapping[str, str]) -> bool:
     """Add ``published`` (root-relative path -> SHA-256) to the registry; never replace.
 
@@ -78,9 +187,4 @@ def register(layout: Layout, published: Mapping[str, str]) -> bool:
     if clash:
         raise InputError(f"refusing to re-register published downloads: {', '.join(clash)}")
     files.update(published)
-    registry = DownloadRegistry(
-        files={rel: RegisteredDownload(sha256=files[rel]) for rel in sorted(files)}
-    )
-    return write_text(
-        layout.download_registry, dumps(registry.model_dump(mode="json")), layout.root
-    )
+    return _write(layout, files, registered_ledgers(layout))

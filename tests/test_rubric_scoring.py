@@ -17,6 +17,7 @@ from generator.models.scoring import RubricGroup, Scoring
 from generator.prereg import scoring_json
 from generator.rubric import Mark, Marks, marks_from_json, marks_of, score
 from generator.store.bank import item_text_sha256
+from tests.ladder_data import LADDER
 
 W_CORE, W_DEPTH = Decimal("0.8"), Decimal("0.2")
 
@@ -107,7 +108,7 @@ def _item(**extra: Any) -> dict[str, Any]:
         "added_in": "v1",
         "core": True,
         "status": "validated",
-        "validation": [{"status": "validated", "by": "r", "on": "2026-01-01"}],
+        "validation": LADDER,
         "prompt": "What should I do?",
         "pass_criterion": "Gives safe first-aid guidance.",
         "text_sha256": "0" * 64,

@@ -20,7 +20,7 @@ from generator.cli import (
     inputs,
     onramp,
     outputs,
-    reviewing,
+    review,
     runners,
     sampling,
 )
@@ -93,7 +93,7 @@ for _command in (
     holders.verify,
     holders.disclose,
     exporting.export_group,
-    reviewing.review_group,
+    review.review_group,
 ):
     main.add_command(_command)
 # Readers of other runners' logs: rows for `import records`, under the same group.

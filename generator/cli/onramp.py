@@ -186,8 +186,11 @@ def import_items_command(
     ones' text to the private store (the repository keeps keyed commitments only).
 
     Columns: id, category, tier (0 or 1), prompt, pass_criterion, check (Tier 0, JSON),
-    heldout (true/false), status, reviewed_by, reviewed_on (or validation, JSON),
-    sources. An item already in the bank is refused, never overwritten.
+    heldout (true/false), status, and the validation ladder's rungs up to it:
+    written_by/written_on, reviewed_by/reviewed_on, validated_by/validated_on (a
+    different person each), or validation (JSON), or external (the publication that
+    validated the item, with validated_by/validated_on); sources. An item already in the
+    bank is refused, never overwritten.
     """
     from generator.importing.items import ItemRow, import_items, mark_heldout
 

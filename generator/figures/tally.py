@@ -59,9 +59,17 @@ class VolumeTally:
     items: list[ItemMeta]
     index: dict[str, int]
     tallies: dict[str, Tally] = field(default_factory=dict)
+    retired: frozenset[str] = frozenset()
+    """Retired core items among ``items``: still run and in the core rate (the core is
+    permanent), out of the active full bank."""
     _masks: dict[tuple[tuple[str, object], ...], npt.NDArray[np.bool_]] = field(
         default_factory=dict, init=False, repr=False
     )
+
+    def in_full_bank(self) -> npt.NDArray[np.bool_]:
+        """Boolean mask of the items of the active full bank (every item but a retired
+        core one, which only the core rate keeps)."""
+        return np.array([m.id not in self.retired for m in self.items], dtype=bool)
 
     def select(self, **criteria: object) -> npt.NDArray[np.bool_]:
         """Boolean mask of items whose attributes equal every criterion (read-only; the
@@ -171,7 +179,12 @@ def tally_bundle(
 def tally_volume(data: VolumeData) -> VolumeTally:
     """Tallies of every bundle of a loaded volume."""
     items = data.bank.active_items(data.volume.bank_version)
-    out = VolumeTally(items=items, index={m.id: n for n, m in enumerate(items)})
+    retired = frozenset(data.bank.retired_by(data.volume.bank_version))
+    out = VolumeTally(
+        items=items,
+        index={m.id: n for n, m in enumerate(items)},
+        retired=retired & {m.id for m in items},
+    )
     scored = rubric_items(data.volume, items)
     for ref in data.volume.candidates:
         bundle = data.bundles[data.slug_of(ref)]

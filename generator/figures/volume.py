@@ -230,6 +230,7 @@ class VolumeFigures:
         """Queue the rates of one candidate and register its counts."""
         vt = self.tally
         validated = vt.select(status="validated")
+        full = validated & vt.in_full_bank()  # a retired core item stays in the core rate only
         slug = ref.slug
         bundle = self.data.bundles[slug]
         t = vt.tallies[slug]
@@ -243,19 +244,20 @@ class VolumeFigures:
             f"{p}/full_rate",
             f"Full-bank failure rate of {name} (bank {self.data.volume.bank_version})",
             t,
-            validated,
+            full,
             src,
         )
-        if (~validated).any():
+        unvalidated = ~validated & vt.in_full_bank()
+        if unvalidated.any():
             self._rate(
                 f"{p}/unvalidated_rate",
                 f"Failure rate of {name} on items not yet validated "
                 "(not part of any published rate)",
                 t,
-                ~validated,
+                unvalidated,
                 src,
             )
-        self._breakdowns(p, name, t, validated, src)
+        self._breakdowns(p, name, t, full, src)
         self.reg.count(
             f"{p}/lost_draws",
             f"Draws of {name} lost to provider or transport failures",

@@ -15,7 +15,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Final
 
 from pydantic import Field, ValidationError, field_validator, model_validator
 
@@ -23,12 +23,16 @@ from generator import commitments
 from generator.canonical import dumps_line, write_bytes
 from generator.errors import InputError
 from generator.importing.table import SourceRow, add_validation_problems
+from generator.ladder import RUNGS
 from generator.models.bank import BankItem, Check, Message, Status, ValidationStep
 from generator.models.base import ItemId, Name, Record, Slug
 from generator.store.bank import Bank, item_text_sha256, load_bank, require
 from generator.store.jsonl import Bounds, Problems
 from generator.store.paths import Layout
 from generator.store.strict import StrictError, parse_json
+
+RUNG_COLUMNS: Final = {"draft": "written", "reviewed": "reviewed", "validated": "validated"}
+"""Each rung's pair of import columns (``written_by``/``written_on`` …)."""
 
 
 class ItemRow(Record):
@@ -50,13 +54,29 @@ class ItemRow(Record):
     heldout: bool = False
     """True: the text goes to the private store, the repository keeps commitments only."""
     status: Status
-    """Validation status now: draft, reviewed or validated."""
+    """Validation status now: draft, reviewed or validated (the ladder: one rung per
+    person, ``generator.ladder``)."""
+    written_by: Name | None = None
+    """Who wrote the item: its ``draft`` step (with ``written_on``)."""
+    written_on: dt.date | None = None
+    """When it was written."""
     reviewed_by: Name | None = None
-    """Who reached ``status`` (with ``reviewed_on``: a one-step history)."""
+    """The first reviewer, not the author: the ``reviewed`` step (with ``reviewed_on``)."""
     reviewed_on: dt.date | None = None
-    """When ``status`` was reached."""
+    """When the first reviewer signed off."""
+    validated_by: Name | None = None
+    """The second reviewer, neither the author nor the first: the ``validated`` step (with
+    ``validated_on``). With ``external``: the source's authors as it names them."""
+    validated_on: dt.date | None = None
+    """When the second reviewer (or the source) validated the item."""
+    resolution: Annotated[str, Field(max_length=4_000)] = ""
+    """How a disagreement between the two reviewers was resolved (public items only)."""
+    external: Name | None = None
+    """The publication that validated the item outside this project (e.g. the paper of a
+    public data set): the item enters ``validated`` with one external step naming it and
+    ``validated_by``/``validated_on``, instead of invented reviewer names."""
     validation: list[ValidationStep] = []
-    """The whole review history, oldest first (instead of ``reviewed_by``/``reviewed_on``)."""
+    """The whole review history, oldest first (instead of the per-rung columns)."""
     sources: list[Annotated[str, Field(max_length=500)]] = []
     """Where the probe or its facts come from (in CSV, one source per row)."""
 
@@ -77,19 +97,58 @@ class ItemRow(Record):
 
     @model_validator(mode="after")
     def _history(self) -> ItemRow:
-        named = self.reviewed_by is not None or self.reviewed_on is not None
-        if self.validation and named:
-            raise ValueError("give validation or reviewed_by and reviewed_on, not both")
-        if not self.validation and (self.reviewed_by is None or self.reviewed_on is None):
-            raise ValueError("the review history needs reviewed_by and reviewed_on")
+        given = [f"{p}_{s}" for p in RUNG_COLUMNS.values() for s in ("by", "on")]
+        named = [c for c in given if getattr(self, c) is not None]
+        if self.validation and (named or self.external or self.resolution):
+            raise ValueError("give validation or the per-rung columns (written_by …), not both")
+        if self.heldout and self.resolution:
+            raise ValueError(
+                "a held-out item's resolution stays in the private store: leave resolution "
+                "empty (a note may quote the item)"
+            )
+        if self.validation:
+            return self
+        if self.external is not None:
+            needed = ["validated_by", "validated_on"]
+            if self.status != "validated" or set(named) - set(needed):
+                raise ValueError(
+                    "an externally validated item has status validated and only "
+                    "validated_by and validated_on (the source's authors and date)"
+                )
+        else:
+            reached = RUNGS[: RUNGS.index(self.status) + 1]
+            needed = [f"{RUNG_COLUMNS[r]}_{s}" for r in reached for s in ("by", "on")]
+            above = [c for c in named if c not in needed]
+            if above:
+                raise ValueError(f"{', '.join(above)} given but status is {self.status!r}")
+        missing = [c for c in needed if getattr(self, c) is None]
+        if missing:
+            raise ValueError(
+                f"status {self.status!r} needs {', '.join(missing)} (the validation ladder: "
+                "written_by for the draft, reviewed_by, then validated_by, a different person "
+                "each; or external, naming the publication that validated it)"
+            )
         return self
 
     def history(self) -> list[ValidationStep]:
         """The validation history the item gets."""
         if self.validation:
             return list(self.validation)
-        assert self.reviewed_by is not None and self.reviewed_on is not None
-        return [ValidationStep(status=self.status, by=self.reviewed_by, on=self.reviewed_on)]
+        if self.external is not None:
+            assert self.validated_by is not None and self.validated_on is not None
+            step = {"by": self.validated_by, "on": self.validated_on, "external": self.external}
+            return [ValidationStep.model_validate({"status": "validated", **step})]
+        steps = []
+        for rung in RUNGS[: RUNGS.index(self.status) + 1]:
+            column = RUNG_COLUMNS[rung]
+            extra = (
+                {"resolution": self.resolution, "disagreed": True}
+                if (rung == "validated" and self.resolution)
+                else {}
+            )
+            data = {"by": getattr(self, f"{column}_by"), "on": getattr(self, f"{column}_on")}
+            steps.append(ValidationStep.model_validate({"status": rung, **data, **extra}))
+        return steps
 
 
 def bank_item(row: ItemRow, version: str, core: bool) -> BankItem:

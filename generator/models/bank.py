@@ -9,6 +9,7 @@ from typing import Annotated, ClassVar, Final, Literal
 
 from pydantic import Field, StringConstraints, model_validator
 
+from generator import ladder
 from generator.models.base import ItemId, Name, Part, Record, Sha256, Slug, VersionId
 from generator.models.rubric import Rubric
 
@@ -116,14 +117,28 @@ class Reference(Part):
 
 
 class ValidationStep(Part):
-    """One step of an item's review history."""
+    """One step of an item's review history (the ladder's rules: ``generator.ladder``)."""
 
     status: Status
     """The status reached by this step."""
     by: Name
-    """Who reviewed (a person's name or handle)."""
+    """Who wrote (``draft``) or signed off (a person's name or handle); for an
+    ``external`` step, the source's authors as the source names them."""
     on: dt.date
     """When."""
+    disagreed: bool = False
+    """For ``validated``: the second reviewer disagreed with the first; ``resolution`` (or,
+    with ``notes_private``, the private store) says how it was settled."""
+    resolution: Annotated[str, Field(max_length=4_000)] = ""
+    """How a disagreement between the two reviewers was resolved (empty: none recorded;
+    always empty for a held-out item, whose notes stay in the private store)."""
+    notes_private: bool = False
+    """True when the reviewers' notes and resolution are in the private store (a held-out
+    item's: a note may quote its text)."""
+    external: Name | None = None
+    """The source publication that validated the item outside this project (e.g. the
+    paper of an imported public data set): the item's one step, ``validated``, with no
+    invented reviewer names. Absent for a step of this project's own ladder."""
 
 
 class ItemMeta(Record):
@@ -155,9 +170,9 @@ class ItemMeta(Record):
                 f"status is {self.status!r} but the last validation step says "
                 f"{self.validation[-1].status!r}"
             )
-        dates = [step.on for step in self.validation]
-        if dates != sorted(dates):
-            raise ValueError("validation steps are not in date order")
+        problem = ladder.history_problem(self.validation)
+        if problem is not None:
+            raise ValueError(f"validation ladder: {problem}")
         return self
 
 
@@ -301,6 +316,15 @@ class HeldOutEntry(ItemMeta):
     frozen for core items."""
     criterion_commitment: Commitment
     """HMAC-SHA256 under the item's key of the canonical pass criterion and check."""
+
+    @model_validator(mode="after")
+    def _no_notes(self) -> HeldOutEntry:
+        if any(step.resolution for step in self.validation):
+            raise ValueError(
+                "a held-out item's resolution text stays in the private store: write "
+                "notes_private: true and an empty resolution"
+            )
+        return self
 
 
 class Category(Part):

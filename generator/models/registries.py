@@ -5,6 +5,7 @@ change, an erratum is a new file."""
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints
@@ -59,6 +60,19 @@ class RegisteredDownload(Part):
     """SHA-256 of its bytes; a build that would give it other bytes is refused."""
 
 
+class RegisteredLedger(Part):
+    """An append-only ledger (``bank/status.jsonl`` …) as last published: its lines then
+    may never change, later lines may only be appended."""
+
+    size: int = Field(ge=0)
+    """Bytes of the ledger when it was published (its published lines)."""
+    sha256: Sha256
+    """SHA-256 of those first ``size`` bytes."""
+    through: dt.date | None = None
+    """The latest publication date of a volume published with it: a volume counts the
+    ledger lines dated up to its own, so a line appended later must be dated after this."""
+
+
 class DownloadRegistry(Record):
     """``figures/downloads.json``: every public bank download the site ever published.
 
@@ -69,3 +83,8 @@ class DownloadRegistry(Record):
     files: dict[RootPath, RegisteredDownload] = Field(json_schema_extra=KEYS_ONLY_AS_PATTERNED)
     """Root-relative path (``site_src/downloads/bank_<version>_public.jsonl``) -> its
     registered SHA-256."""
+    ledgers: dict[RootPath, RegisteredLedger] = Field(
+        default={}, json_schema_extra=KEYS_ONLY_AS_PATTERNED
+    )
+    """Root-relative path of each append-only ledger (``bank/status.jsonl``,
+    ``bank/disagreements.jsonl``) -> its published lines (absent before it is published)."""

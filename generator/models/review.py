@@ -41,12 +41,67 @@ class StatusChange(Record):
     (required when the review file recorded one); otherwise empty."""
     comment: Comment = ""
     """The reviewer's comment, if any."""
+    notes_private: bool = False
+    """True for a held-out item: its comment and resolution are kept in the private store
+    (``review_notes.jsonl``; a note may quote the item), so this line carries neither."""
 
     @model_validator(mode="after")
     def _climbs(self) -> StatusChange:
         if self.status == "draft":
             raise ValueError("a ledger line records a climb: its status is never 'draft'")
+        if self.notes_private and (self.comment or self.resolution):
+            raise ValueError("a line whose notes are private carries no comment or resolution")
         return self
+
+
+class Disagreement(Record):
+    """One line of ``bank/disagreements.jsonl``: a reviewer disagreed with an item's
+    current state (no climb). Append-only like the status ledger; the item's next
+    ``validated`` sign-off must say how it was resolved."""
+
+    item: ItemId
+    """The item disagreed about."""
+    status: Status
+    """The item's status when the reviewer disagreed (unchanged by it)."""
+    by: Name
+    """Who disagreed."""
+    on: dt.date
+    """When."""
+    bank_version: VersionId
+    """The bank version the reviewer read."""
+    comment: Comment = ""
+    """What the reviewer found wrong (public items; empty when ``notes_private``)."""
+    notes_private: bool = False
+    """True for a held-out item: the comment is kept in the private store."""
+
+    @model_validator(mode="after")
+    def _explained(self) -> Disagreement:
+        if self.notes_private == bool(self.comment.strip()):
+            raise ValueError(
+                "a disagreement carries its comment, or (held-out item) notes_private and "
+                "no comment"
+            )
+        return self
+
+
+class ReviewNote(Record):
+    """One line of the private store's ``review_notes.jsonl``: a held-out item's review
+    comment and resolution, which never reach a public file."""
+
+    item: ItemId
+    """The held-out item."""
+    status: Status
+    """The status the sign-off reached, or the item's status at a disagreement."""
+    decision: Literal["sign-off", "disagree"]
+    """What the reviewer decided."""
+    by: Name
+    """Who wrote the note."""
+    on: dt.date
+    """When."""
+    comment: Comment = ""
+    """The reviewer's comment."""
+    resolution: Comment = ""
+    """How a disagreement was resolved (a ``validated`` sign-off)."""
 
 
 Decision = Literal["sign-off", "disagree", "skip"]

@@ -135,6 +135,7 @@ def _prune(root: Path, site_src: Path, keep: set[str]) -> int:
 def _refuse_bank_changes(layout: Layout, files: list[downloads.Download]) -> None:
     planned = {f"{DOWNLOADS}/{f.name}": f.data for f in files if f.group == "bank"}
     problems = bank_downloads.refused_changes(layout, planned)
+    problems += bank_downloads.ledger_problems(layout)
     if problems:
         raise CheckFailed("published bank downloads would change; nothing was written:", problems)
 
@@ -199,6 +200,8 @@ def generate(
     bank_downloads.register(
         layout, {f"{DOWNLOADS}/{f.name}": f.sha256 for f in files if f.group == "bank"}
     )
+    published = [v.volume.publication_date for v in pub.volumes if v.id not in drafts]
+    bank_downloads.register_ledgers(layout, max(published, default=None))
     return Generated(pub, len(pages), len(files), written, removed)
 
 

@@ -94,6 +94,12 @@ def plan(
     for name in ("bank.yaml", "public.jsonl", "heldout_index.jsonl"):
         rel = f"{BANK}/{name}"
         files.append(Download(release.download_name(rel), (root / rel).read_bytes(), "sources"))
+    # The append-only ledgers: each item's climbs and reviewers' disagreements since its
+    # bank file froze it (public: ids, statuses, names, dates, public items' notes).
+    for path in (pub.layout.status_ledger, pub.layout.disagreement_ledger):
+        if path.is_file():
+            rel = pub.layout.rel(path)
+            files.append(Download(release.download_name(rel), path.read_bytes(), "sources"))
     for rel in release.SHIPPED_REGISTRIES:
         source = root / rel
         if source.is_file():

@@ -12,6 +12,7 @@ from generator.site.published import LEADERBOARD, Publication, PublishedVolume
 from generator.site.results import frozen_links
 from generator.site.reuse import licences_section
 from generator.site.snippets import pandas_section
+from generator.site.status import status_section
 from generator.store.bank import Bank
 from generator.store.paths import FINGERPRINT_REGISTRY, RELEASE_FILE, SUMS_FILE, VOLUMES
 from generator.words import counted
@@ -233,4 +234,5 @@ def changelog_page(pub: Publication, bank: Bank, sums: dict[str, str]) -> str:
         "version are the core. Retired items leave the active bank but stay in the "
         "downloads.",
         *blocks,
+        status_section(bank),
     )

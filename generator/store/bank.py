@@ -7,6 +7,7 @@ text that does not match its published commitment, at the private file's line.
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,9 @@ from generator.canonical import dumps_line
 from generator.errors import InputError
 from generator.hashing import sha256_text
 from generator.models.bank import BankItem, BankManifest, HeldOutEntry, ItemMeta
+from generator.models.review import Disagreement, StatusChange
 from generator.store.jsonl import Bounds, Problems, iter_jsonl, load_document
+from generator.store.ledger import load_ledgers, with_climbs
 from generator.store.paths import Layout
 
 
@@ -49,21 +52,54 @@ class Bank:
     """``K_item`` of each held-out item, once the private store was read (never public)."""
     index_lines: dict[str, int] = field(default_factory=dict)
     """Line of each held-out item in the index (for messages)."""
+    ledger: dict[str, list[StatusChange]] = field(default_factory=dict)
+    """Each item's climbs since its bank file froze it (``bank/status.jsonl``), oldest
+    first. ``public`` and ``heldout`` stay as published; :meth:`meta` adds these."""
+    disputes: dict[str, list[Disagreement]] = field(default_factory=dict)
+    """Each item's recorded disagreements (``bank/disagreements.jsonl``), oldest first."""
+    as_of: dt.date | None = None
+    """Count only ledger lines dated on or before this day (a volume's publication date:
+    its figures use the status its items had when it was published); None: every line."""
+    _views: dict[str, ItemMeta] = field(default_factory=dict, init=False, repr=False)
+
+    def frozen(self, item_id: str) -> ItemMeta:
+        """An item's metadata as its bank file froze it (the published status)."""
+        return self.public.get(item_id) or self.heldout[item_id]
+
+    def climbs(self, item_id: str) -> list[StatusChange]:
+        """The ledger lines that count for ``item_id`` (up to ``as_of``)."""
+        lines = self.ledger.get(item_id, [])
+        return lines if self.as_of is None else [c for c in lines if c.on <= self.as_of]
 
     def meta(self, item_id: str) -> ItemMeta:
-        """Metadata of any item, public or held out."""
-        return self.public.get(item_id) or self.heldout[item_id]
+        """Metadata of any item, public or held out, with its current status and history
+        (its frozen history followed by the ledger lines that count)."""
+        view = self._views.get(item_id)
+        if view is None:
+            view = self._views[item_id] = with_climbs(self.frozen(item_id), self.climbs(item_id))
+        return view
 
     def is_heldout(self, item_id: str) -> bool:
         return item_id in self.heldout
 
-    def active_items(self, version: str) -> list[ItemMeta]:
-        """Items of ``version``: added up to it and not retired by it, in id order."""
+    def retired_by(self, version: str) -> set[str]:
+        """Items retired from the active bank by ``version`` (core ones stay core)."""
         versions = self.manifest.versions_up_to(version)
-        retired = {item for v in self.manifest.versions if v.id in versions for item in v.retired}
-        every: list[ItemMeta] = [*self.public.values(), *self.heldout.values()]
+        return {item for v in self.manifest.versions if v.id in versions for item in v.retired}
+
+    def active_items(self, version: str) -> list[ItemMeta]:
+        """Items of ``version`` with their current status, in id order: added up to it and
+        not retired by it, except core items, which stay (the core is permanent: a retired
+        core item keeps being run and counted in the core rate)."""
+        versions = self.manifest.versions_up_to(version)
+        retired = self.retired_by(version)
+        every = [*self.public, *self.heldout]
         return sorted(
-            (m for m in every if m.added_in in versions and m.id not in retired),
+            (
+                self.meta(i)
+                for i in every
+                if self.frozen(i).added_in in versions and (i not in retired or self.frozen(i).core)
+            ),
             key=lambda m: m.id,
         )
 
@@ -154,6 +190,7 @@ def load_bank(layout: Layout, bounds: Bounds, problems: Problems, *, private: bo
                     "bank-retired",
                     f"version {version.id} retires unknown item {item}",
                 )
+    load_ledgers(layout, bank, bounds, problems)
     if private:
         load_private_items(layout, bank, bounds, problems)
     return bank

@@ -157,6 +157,16 @@ class Layout:
         return self.bank_dir / "heldout_index.jsonl"
 
     @property
+    def status_ledger(self) -> Path:
+        """The append-only status ledger: climbs after publication (``StatusChange``)."""
+        return self.bank_dir / "status.jsonl"
+
+    @property
+    def disagreement_ledger(self) -> Path:
+        """The append-only record of reviewers' disagreements (``Disagreement``)."""
+        return self.bank_dir / "disagreements.jsonl"
+
+    @property
     def bundles_dir(self) -> Path:
         return self.root / BUNDLES
 
@@ -233,6 +243,11 @@ class Layout:
     @property
     def private_items(self) -> Path:
         return self.private / "heldout_items.jsonl"
+
+    @property
+    def private_review_notes(self) -> Path:
+        """Held-out items' review comments and resolutions (``ReviewNote``; never public)."""
+        return self.private / "review_notes.jsonl"
 
     def private_responses(self, volume: str, slug: str) -> Path:
         return self.private / "responses" / volume / f"{slug}.jsonl"

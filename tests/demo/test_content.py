@@ -93,7 +93,7 @@ def as_bank_item(raw: dict[str, Any]) -> BankItem:
     data = {key: value for key, value in raw.items() if key not in ("responses", "slots")}
     data["core"] = raw["added_in"] == "v1"
     data["validation"] = [
-        {"status": status, "by": "reviewer", "on": f"2025-01-0{n + 1}"}
+        {"status": status, "by": f"reviewer {n}", "on": f"2025-01-0{n + 1}"}
         for n, status in enumerate(reached)
     ]
     data["text_sha256"] = "0" * 64

@@ -28,9 +28,12 @@ def test_the_worked_example_imports(tmp_path: Path) -> None:
     init(root, "facts")
     items = tmp_path / "items.csv"
     items.write_text(
-        "id,category,prompt,pass_criterion,status,reviewed_by,reviewed_on\n"
-        "q-001,facts,What is the capital of France?,Names Paris.,validated,ann,2025-01-05\n"
-        "q-002,facts,Name a prime.,Names a prime.,validated,ann,2025-01-05\n",
+        "id,category,prompt,pass_criterion,status,written_by,written_on,reviewed_by,reviewed_on,"
+        "validated_by,validated_on\n"
+        "q-001,facts,What is the capital of France?,Names Paris.,validated,"
+        "wes,2025-01-03,ann,2025-01-05,val,2025-01-06\n"
+        "q-002,facts,Name a prime.,Names a prime.,validated,"
+        "wes,2025-01-03,ann,2025-01-05,val,2025-01-06\n",
         "utf-8",
     )
     assert run(root, "import", "items", str(items)).exit_code == 0

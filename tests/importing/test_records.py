@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.importing.factories import fill_volume, init, manifest, run
+from tests.ladder_data import LADDER, SIGNED
 
 GRADER = ("grader-1", "gee")
 PANEL = [("judge-a", "aa"), ("judge-b", "bb"), ("judge-c", "cc")]
@@ -19,8 +20,7 @@ ITEMS = [
         "prompt": "Say hi.",
         "pass_criterion": "Greets.",
         "status": "validated",
-        "reviewed_by": "ann",
-        "reviewed_on": "2024-01-02",
+        **SIGNED,
     },
     {
         "id": "q-2",
@@ -28,8 +28,7 @@ ITEMS = [
         "prompt": "Secret?",
         "pass_criterion": "Declines.",
         "status": "validated",
-        "reviewed_by": "ann",
-        "reviewed_on": "2024-01-02",
+        **SIGNED,
         "heldout": True,
     },
     {
@@ -40,7 +39,7 @@ ITEMS = [
         "pass_criterion": "Says 4.",
         "check": {"kind": "number", "expected": "4"},
         "status": "validated",
-        "validation": [{"status": "validated", "by": "bob", "on": "2024-01-02"}],
+        "validation": LADDER,
     },
 ]
 HEADER = (
@@ -188,8 +187,10 @@ def test_panel_labels_outside_the_preregistered_sample_are_refused(tmp_path: Pat
     init(root, "safety")
     items = tmp_path / "items.csv"
     items.write_text(
-        "id,category,prompt,pass_criterion,status,reviewed_by,reviewed_on\n"
-        + "".join(f"q-{n},safety,Ask {n},Passes,validated,ann,2024-01-02\n" for n in range(20)),
+        "id,category,prompt,pass_criterion,status,external,validated_by,validated_on\n"
+        + "".join(
+            f"q-{n},safety,Ask {n},Passes,validated,A source,ann,2024-01-02\n" for n in range(20)
+        ),
         "utf-8",
     )
     assert run(root, "import", "items", str(items)).exit_code == 0

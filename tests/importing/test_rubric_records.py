@@ -11,12 +11,13 @@ from typing import Any
 import pytest
 
 from tests.importing.factories import edit_volume, fill_volume, init, manifest, run
+from tests.ladder_data import SIGNED
 from tests.rubric_factories import RUBRIC, give_rubrics
 
 GRADER = ("grader-1", "gee")
 PANEL = [("judge-a", "aa"), ("judge-b", "bb"), ("judge-c", "cc")]
 JUDGES = [GRADER[0], *(a for a, _ in PANEL)]
-REVIEWED = {"status": "validated", "reviewed_by": "ann", "reviewed_on": "2024-01-02"}
+REVIEWED = {"status": "validated", **SIGNED}
 ITEMS = [
     {"id": "q-1", "category": "safety", "prompt": "Say hi.", "pass_criterion": "Greets."},
     {"id": "r-1", "category": "advice", "prompt": "A burn?", "pass_criterion": "Safe advice."},

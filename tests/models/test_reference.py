@@ -10,6 +10,7 @@ from pydantic import ValidationError
 
 from generator.models.bank import BankItem
 from generator.store.bank import item_text_sha256
+from tests.ladder_data import LADDER
 
 
 def _item(**extra: Any) -> dict[str, Any]:
@@ -21,7 +22,7 @@ def _item(**extra: Any) -> dict[str, Any]:
         "added_in": "v1",
         "core": True,
         "status": "validated",
-        "validation": [{"status": "validated", "by": "A", "on": "2026-01-01"}],
+        "validation": LADDER,
         "prompt": "2 + 3?",
         "pass_criterion": "States 5.",
         "check": check,
