@@ -1,44 +1,47 @@
 """Which items a review page shows, in which batches, and what it shows of each.
 
 An item is up for review while it is still climbing the ladder: its current status (its
-frozen history in the bank JSONL, then its lines in the status ledger
-``bank/status.jsonl``) is ``draft`` or ``reviewed``, and it is active in the current bank
-version (retired items are not reviewed). Items are batched in id order, so the same bank
-and ledger always give the same batches.
+frozen history in the bank JSONL, then its climbs in the status ledger
+``bank/status.jsonl``, as ``generator.store.bank`` reads them) is ``draft`` or
+``reviewed``, and it is active in the current bank version. Items are batched in id
+order, so the same bank and ledgers always give the same batches.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
 from generator.models.bank import BankItem, ItemMeta, Status
-from generator.models.review import StatusChange
 from generator.store.bank import Bank, load_bank, load_private_items, require
-from generator.store.jsonl import Bounds, Problems, iter_jsonl
+from generator.store.jsonl import Bounds, Problems
 from generator.store.paths import Layout
 
 REVIEWABLE: Final[tuple[Status, ...]] = ("draft", "reviewed")
 """Statuses an item can climb from."""
 MAX_BATCH: Final = 500
 """Most items on one page (a page a reviewer can finish, and a bounded file)."""
-LEDGER: Final = "status.jsonl"
-"""The status ledger, in ``bank/``."""
 
 
 @dataclass(frozen=True)
 class Step:
-    """One rung of an item's history as the page shows it."""
+    """One entry of an item's history as the page shows it: a rung, or a disagreement."""
 
     status: Status
+    """The rung reached (for a disagreement: the item's status then, unchanged)."""
     by: str
     on: dt.date
     ledger: bool = False
-    """True for a climb recorded in the ledger after publication."""
+    """True for an entry recorded in a ledger after the item's bank file was published."""
+    disagreement: bool = False
+    """True for a recorded disagreement (no climb)."""
+    external: str | None = None
+    """The source publication that validated the item outside the project."""
     comment: str = ""
     resolution: str = ""
+    private_notes: bool = False
+    """A held-out item's notes, kept in the private store's review notes."""
 
 
 @dataclass(frozen=True)
@@ -51,6 +54,9 @@ class ReviewItem:
     status: Status
     history: tuple[Step, ...]
     heldout: bool
+    disputed: bool = False
+    """A disagreement is recorded since the item was reviewed: a sign-off to validated
+    must say how it was resolved."""
 
     @property
     def next_status(self) -> Status:
@@ -81,27 +87,45 @@ class Plan:
     batches: tuple[Batch, ...]
 
 
-def ledger_lines(
-    layout: Layout, bounds: Bounds, problems: Problems
-) -> dict[str, list[StatusChange]]:
-    """The status ledger's lines per item, oldest first (empty when there is no ledger)."""
-    path = layout.bank_dir / LEDGER
-    found: dict[str, list[StatusChange]] = {}
-    if not path.exists() and not path.is_symlink():
-        return found
-    for _line, change in iter_jsonl(path, StatusChange, layout.rel(path), problems, bounds):
-        found.setdefault(change.item, []).append(change)
-    return found
-
-
-def history(meta: ItemMeta, changes: Iterable[StatusChange]) -> tuple[Step, ...]:
-    """``meta``'s frozen history followed by its ledger climbs."""
-    frozen = [Step(step.status, step.by, step.on) for step in meta.validation]
-    later = [
-        Step(c.status, c.by, c.on, ledger=True, comment=c.comment, resolution=c.resolution)
-        for c in changes
+def history(bank: Bank, item_id: str) -> tuple[Step, ...]:
+    """The item's frozen history, then its ledger climbs, with its recorded disagreements
+    in date order among them."""
+    frozen = bank.frozen(item_id).validation
+    steps = [
+        Step(s.status, s.by, s.on, external=s.external, resolution=s.resolution) for s in frozen
     ]
-    return (*frozen, *later)
+    steps += [
+        Step(
+            c.status,
+            c.by,
+            c.on,
+            ledger=True,
+            comment=c.comment,
+            resolution=c.resolution,
+            private_notes=c.notes_private,
+        )
+        for c in bank.climbs(item_id)
+    ]
+    steps += [
+        Step(
+            d.status,
+            d.by,
+            d.on,
+            ledger=True,
+            disagreement=True,
+            comment=d.comment,
+            private_notes=d.notes_private,
+        )
+        for d in bank.disputes.get(item_id, [])
+    ]
+    return tuple(sorted(steps, key=lambda step: step.on))  # stable: rungs keep their order
+
+
+def disputed(entries: tuple[Step, ...]) -> bool:
+    """Whether a disagreement is recorded on or after the item's ``reviewed`` rung (the
+    ladder then wants the ``validated`` sign-off to carry a resolution)."""
+    rungs = [e for e in entries if not e.disagreement and e.status == "reviewed"]
+    return bool(rungs) and any(e.disagreement and e.on >= rungs[0].on for e in entries)
 
 
 def batch_ids(version: str, status: Status | None, count: int) -> list[str]:
@@ -121,20 +145,15 @@ def plan(layout: Layout, bounds: Bounds, status: Status | None, batch_size: int)
     """
     problems = Problems()
     bank = load_bank(layout, bounds, problems, private=False)
-    changes = ledger_lines(layout, bounds, problems)
     require(problems, "the bank")
     assert bank is not None  # require raised otherwise
     version = bank.manifest.version_ids()[-1]
     wanted = REVIEWABLE if status is None else (status,)
-    chosen = [
-        (meta, steps)
-        for meta in bank.active_items(version)
-        if (steps := history(meta, changes.get(meta.id, ())))[-1].status in wanted
-    ]
-    if any(bank.is_heldout(meta.id) for meta, _ in chosen):
+    chosen = [meta for meta in bank.active_items(version) if meta.status in wanted]
+    if any(bank.is_heldout(meta.id) for meta in chosen):
         load_private_items(layout, bank, bounds, problems)
         require(problems, "the held-out items to review from the private store")
-    entries = [_entry(bank, meta, steps) for meta, steps in chosen]
+    entries = [_entry(bank, meta) for meta in chosen]
     groups = [entries[n : n + batch_size] for n in range(0, len(entries), batch_size)]
     ids = batch_ids(version, status, len(groups))
     return Plan(
@@ -145,14 +164,16 @@ def plan(layout: Layout, bounds: Bounds, status: Status | None, batch_size: int)
     )
 
 
-def _entry(bank: Bank, meta: ItemMeta, steps: Sequence[Step]) -> ReviewItem:
+def _entry(bank: Bank, meta: ItemMeta) -> ReviewItem:
     item = bank.full_item(meta.id)
     assert item is not None  # public, or held out and loaded (plan requires it)
     titles = {c.id: c.title for c in bank.manifest.categories}
+    steps = history(bank, meta.id)
     return ReviewItem(
         item=item,
         category=titles.get(meta.category, meta.category),
-        status=steps[-1].status,
-        history=tuple(steps),
+        status=meta.status,
+        history=steps,
         heldout=bank.is_heldout(meta.id),
+        disputed=meta.status == "reviewed" and disputed(steps),
     )

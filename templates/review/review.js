@@ -36,12 +36,25 @@
     }
   }
 
+  // Why the item's decision cannot be saved yet, or "".
+  function missing(item) {
+    var chosen = decision(item);
+    if (chosen === "disagree" && !field(item, "comment").value.trim()) {
+      return "A disagreement needs a comment saying what is wrong.";
+    }
+    var resolution = field(item, "resolution");
+    if (chosen === "sign-off" && item.dataset.disputed === "true" && !resolution.value.trim()) {
+      return "A disagreement is recorded: a sign-off to validated says how it was resolved.";
+    }
+    return "";
+  }
+
   function check(item) {
     var problem = item.querySelector(".problem");
-    var missing = decision(item) === "disagree" && !field(item, "comment").value.trim();
-    problem.textContent = missing ? "A disagreement needs a comment saying what is wrong." : "";
-    problem.hidden = !missing;
-    return !missing;
+    var why = missing(item);
+    problem.textContent = why;
+    problem.hidden = !why;
+    return !why;
   }
 
   function entry(item) {
@@ -70,8 +83,9 @@
   function save() {
     var bad = items.filter(function (item) { return !check(item); });
     if (bad.length) {
-      saved.textContent = "Not saved: " + bad.length + " item(s) need a comment (marked above).";
-      field(bad[0], "comment").focus();
+      saved.textContent = "Not saved: " + bad.length + " item(s) need a comment or a " +
+        "resolution (marked above).";
+      bad[0].querySelector(".problem").scrollIntoView({ block: "center" });
       return;
     }
     var decisions = items.map(entry);

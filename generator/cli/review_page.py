@@ -1,4 +1,5 @@
-"""``probepress review build``: the offline review pages (``generator.review``)."""
+"""``probepress review build``: the offline review pages (``generator.review``); the
+``review`` group is in ``generator.cli.review``."""
 
 from __future__ import annotations
 
@@ -66,11 +67,3 @@ def build(
             }
         )
     err.print(built.summary(), markup=False)
-
-
-@click.group("review", epilog=EPILOG)
-def review_group() -> None:
-    """Review items without touching JSON: offline review pages and their review files."""
-
-
-review_group.add_command(build)
