@@ -87,3 +87,20 @@ def append_ledger(root: Path, *changes: dict[str, Any]) -> None:
     old = path.read_text("utf-8") if path.exists() else ""
     lines = [dumps_line({"schema_version": 1, "bank_version": "v1.2", **c}) for c in changes]
     path.write_text(old + "".join(lines), "utf-8")
+
+
+def dispute(root: Path, item: str = "live-003", on: str = "2026-10-10") -> None:
+    """Record a disagreement with ``item`` (at ``reviewed``) after its review, as ``review
+    apply`` would: its ``validated`` sign-off must then say how it was resolved."""
+    line = {
+        "schema_version": 1,
+        "item": item,
+        "status": "reviewed",
+        "by": "K. Osei",
+        "on": on,
+        "bank_version": "v1.2",
+        "comment": "The criterion fails an answer that gives a clearly labelled example.",
+    }
+    path = root / "bank" / "disagreements.jsonl"
+    old = path.read_text("utf-8") if path.exists() else ""
+    path.write_text(old + dumps_line(line), "utf-8")

@@ -19,7 +19,15 @@ import pytest
 from generator.models.review import ReviewFile
 from tests.browser import launch, layout_problems
 from tests.conftest import CliRun
-from tests.review.factories import BANK_NAME, DRAFT, NAME, PROMPT, SOURCE, make_hostile
+from tests.review.factories import (
+    BANK_NAME,
+    DRAFT,
+    NAME,
+    PROMPT,
+    SOURCE,
+    dispute,
+    make_hostile,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -65,10 +73,9 @@ def open_page(browser: Any, path: Path, seen: Seen) -> Any:
 
 
 def fill_in(page: Any) -> None:
-    """A reviewer's choices: sign off live-003 (to validated, with a resolution), disagree
-    on the draft (first without the comment a disagreement needs), skip prov-003."""
+    """A reviewer's first choices: sign off live-003 (to validated, a disagreement is on
+    record) and disagree on the draft, each without the text it needs; skip prov-003."""
     page.check("input[name='decision-live-003'][value='sign-off']")
-    page.fill("#resolution-live-003", "We agreed the criterion allows a worked example.")
     page.fill("#comment-live-003", "Clear and fair.")
     page.check(f"input[name='decision-{DRAFT}'][value='disagree']")
 
@@ -77,6 +84,7 @@ def test_review_round_trip_runs_nothing_and_saves_a_review_file(
     browser: Any, cli: CliRun, root: Path
 ) -> None:
     make_hostile(root)
+    dispute(root)
     assert cli("review", "build").exit_code == 0
     seen = Seen()
     page = open_page(browser, root / ".private" / "review" / "review-v1.2-01.html", seen)
@@ -89,11 +97,17 @@ def test_review_round_trip_runs_nothing_and_saves_a_review_file(
     assert page.is_hidden("#resolution-live-003")  # until a sign-off would validate
     fill_in(page)
     assert page.is_visible("#resolution-live-003")
-    page.click("#save")  # refused: the disagreement has no comment yet
-    assert page.inner_text("#saved") == "Not saved: 1 item(s) need a comment (marked above)."
+    page.click("#save")  # refused: no resolution, no comment
+    assert page.inner_text("#saved") == (
+        "Not saved: 2 item(s) need a comment or a resolution (marked above)."
+    )
+    assert page.inner_text("#item-live-003 .problem") == (
+        "A disagreement is recorded: a sign-off to validated says how it was resolved."
+    )
     assert page.inner_text(f"#item-{DRAFT} .problem") == (
         "A disagreement needs a comment saying what is wrong."
     )
+    page.fill("#resolution-live-003", "We agreed the criterion allows a worked example.")
     page.fill(f"#comment-{DRAFT}", "The premise is true in some countries; say which.")
     with page.expect_download() as download:
         page.click("#save")
@@ -103,6 +117,7 @@ def test_review_round_trip_runs_nothing_and_saves_a_review_file(
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "review-page.png"), full_page=True)
     assert page.is_hidden(f"#item-{DRAFT} .problem")
+    assert page.is_hidden("#item-live-003 .problem")
     page.context.close()
     assert not seen.dialogs, seen.dialogs
     assert not seen.requests, seen.requests

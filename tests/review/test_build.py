@@ -27,6 +27,7 @@ from tests.review.factories import (
     REVIEWED,
     SOURCE,
     append_ledger,
+    dispute,
     heldout_prompt,
     make_heldout_draft,
     make_hostile,
@@ -283,3 +284,14 @@ def test_batch_size_is_bounded(cli: CliRun, root: Path) -> None:
     assert result.exit_code == 2
     assert "Invalid value for '--batch-size': 0 is not in the range 1<=x<=500." in result.stderr
     assert pages(root) == {}
+
+
+def test_a_recorded_disagreement_asks_for_a_resolution(cli: CliRun, root: Path) -> None:
+    dispute(root)
+    assert cli("review", "build").exit_code == 0
+    page = pages(root)[PAGE].decode("utf-8")
+    assert 'data-item="live-003" data-seen="reviewed" data-disputed="true">' in page
+    assert 'data-item="prov-003" data-seen="reviewed">' in page
+    assert "disagreement</span> 2026-10-10 by <bdi>K. Osei</bdi> while it was reviewed" in page
+    assert "The criterion fails an answer that gives a clearly labelled example." in page
+    assert page.count("(required: a disagreement is recorded since the item was reviewed") == 1
