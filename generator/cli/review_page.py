@@ -48,8 +48,8 @@ def build(
     and presses Save, which downloads review-BATCH.json for `probepress review apply`.
 
     The pages are PRIVATE: they show held-out items' full text. They are written to the
-    private store (PRIVATE/review/) unless --out names a folder outside the root; never
-    publish, commit or share them.
+    private store (PRIVATE/review/) unless --out names a folder outside the root; hand
+    them to the reviewer only, never publish or commit them.
     """
     from generator.review.page import build as build_pages
 

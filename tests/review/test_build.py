@@ -295,3 +295,15 @@ def test_a_recorded_disagreement_asks_for_a_resolution(cli: CliRun, root: Path) 
     assert "disagreement</span> 2026-10-10 by <bdi>K. Osei</bdi> while it was reviewed" in page
     assert "The criterion fails an answer that gives a clearly labelled example." in page
     assert page.count("(required: a disagreement is recorded since the item was reviewed") == 1
+
+
+def test_json_lists_what_was_written(cli: CliRun, root: Path) -> None:
+    result = cli("review", "build", "--batch-size", "2", "--json")
+    assert result.exit_code == 0
+    folder = root / ".private" / "review"
+    assert json.loads(result.stdout) == {
+        "folder": str(folder),
+        "pages": [str(folder / "review-v1.2-01.html"), str(folder / "review-v1.2-02.html")],
+        "items": 3,
+        "heldout": 0,
+    }
