@@ -135,9 +135,15 @@ def _files(base: Path) -> Iterator[Path]:
 
 
 def volume_inputs(layout: Layout, volume: str) -> dict[str, str]:
-    """Every input of ``volume`` (bank, its bundles, templates) with its SHA-256."""
+    """Every input of ``volume`` (bank, its bundles, templates) with its SHA-256.
+
+    The bank's append-only ledgers are not among them: they grow after every volume, and
+    the part a volume counts (lines dated up to its publication date) is held fixed by
+    the download registry (``bank_downloads.ledger_problems``), not by a whole-file hash.
+    """
+    ledgers = {layout.status_ledger, layout.disagreement_ledger}
     paths = [
-        *_files(layout.bank_dir),
+        *(p for p in _files(layout.bank_dir) if p not in ledgers),
         *_files(layout.volume_dir(volume)),
         *_files(layout.templates_dir),
     ]

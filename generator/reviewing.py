@@ -24,6 +24,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -107,94 +108,82 @@ def _header_problems(
     return problems
 
 
+def _disagree(bank: Bank, decision: ReviewDecision, fields: dict[str, Any], plan: _Plan) -> None:
+    """Record a disagreement (a held-out item's comment goes to the private notes)."""
+    meta = bank.meta(decision.item)
+    held = bank.is_heldout(decision.item)
+    comment = "" if held else decision.comment
+    plan.disagreements.append(
+        Disagreement.model_validate(
+            {**fields, "status": meta.status, "comment": comment, "notes_private": held}
+        )
+    )
+    if held:
+        note = {k: v for k, v in fields.items() if k != "bank_version"}
+        plan.notes.append(
+            ReviewNote.model_validate(
+                {**note, "status": meta.status, "decision": "disagree", "comment": decision.comment}
+            )
+        )
+
+
+def _sign_off(
+    bank: Bank, decision: ReviewDecision, fields: dict[str, Any], plan: _Plan
+) -> str | None:
+    """Plan a sign-off's climb; why the ladder refuses it, or None."""
+    meta = bank.meta(decision.item)
+    rung = ladder.next_rung(meta.status)
+    if rung is None:
+        return "the item is already 'validated', the top rung"
+    notes = {"comment": decision.comment, "resolution": decision.resolution}
+    full = StatusChange.model_validate({**fields, "status": rung, **notes})
+    days = [d.on for d in bank.disputes.get(decision.item, [])]
+    problem = ladder.check_climb(meta.validation, full, days)
+    if problem is not None:
+        return problem
+    if not bank.is_heldout(decision.item):
+        plan.climbs.append(full)
+        return None
+    # Only id, status, name and date of a held-out item are public; its notes stay private.
+    plan.climbs.append(
+        StatusChange.model_validate({**fields, "status": rung, "notes_private": True})
+    )
+    note = {k: v for k, v in fields.items() if k != "bank_version"}
+    plan.notes.append(
+        ReviewNote.model_validate({**note, **notes, "status": rung, "decision": "sign-off"})
+    )
+    return None
+
+
 def _decide(
     bank: Bank,
     decision: ReviewDecision,
-    who: tuple[str, dt.date, str],
+    fields: dict[str, Any],
     where: tuple[str, int | None],
     plan: _Plan,
     problems: Problems,
 ) -> None:
     """Check one decision; add its lines to ``plan`` or its refusal to ``problems``."""
-    reviewer, on, version = who
     shown, line = where
     item = decision.item
     if item not in bank.public and item not in bank.heldout:
         problems.add(shown, line, "review-item", f"item {item} is not in the bank", FIX)
         return
-    meta = bank.meta(item)
-    if decision.seen_status != meta.status:
+    status = bank.meta(item).status
+    if decision.seen_status != status:
         message = (
             f"{item}: the page showed it {decision.seen_status!r} but it is now "
-            f"{meta.status!r} (reviewed by someone else since)"
+            f"{status!r} (reviewed by someone else since)"
         )
         problems.add(shown, line, "review-stale", message, FIX)
-        return
-    held = bank.is_heldout(item)
-    if decision.decision == "skip":
+    elif decision.decision == "skip":
         plan.skipped += 1
-        return
-    if decision.decision == "disagree":
-        text = "" if held else decision.comment
-        plan.disagreements.append(
-            Disagreement(
-                item=item,
-                status=meta.status,
-                by=reviewer,
-                on=on,
-                bank_version=version,
-                comment=text,
-                notes_private=held,
-            )
-        )
-        if held:
-            plan.notes.append(
-                ReviewNote(
-                    item=item,
-                    status=meta.status,
-                    decision="disagree",
-                    by=reviewer,
-                    on=on,
-                    comment=decision.comment,
-                )
-            )
-        return
-    rung = ladder.next_rung(meta.status)
-    if rung is None:
-        problems.add(
-            shown,
-            line,
-            "validation-ladder",
-            f"{item}: the item is already 'validated', the top rung",
-            FIX,
-        )
-        return
-    fields = {"item": item, "by": reviewer, "on": on, "bank_version": version}
-    full = StatusChange.model_validate(
-        {**fields, "status": rung, "comment": decision.comment, "resolution": decision.resolution}
-    )
-    days = [d.on for d in bank.disputes.get(item, [])]
-    problem = ladder.check_climb(meta.validation, full, days)
-    if problem is not None:
-        problems.add(shown, line, "validation-ladder", f"{item}: {problem}", FIX)
-        return
-    if not held:
-        plan.climbs.append(full)
-        return
-    plan.climbs.append(
-        StatusChange.model_validate({**fields, "status": rung, "notes_private": True})
-    )
-    plan.notes.append(
-        ReviewNote(
-            item=item,
-            status=rung,
-            decision="sign-off",
-            by=reviewer,
-            on=on,
-            comment=decision.comment,
-            resolution=decision.resolution,
-        )
-    )
+    elif decision.decision == "disagree":
+        _disagree(bank, decision, {**fields, "item": item}, plan)
+    else:
+        problem = _sign_off(bank, decision, {**fields, "item": item}, plan)
+        if problem is not None:
+            problems.add(shown, line, "validation-ladder", f"{item}: {problem}", FIX)
 
 
 def check_review(layout: Layout, file: Path, reviewer: str, on: dt.date, bounds: Bounds) -> _Plan:
@@ -208,10 +197,10 @@ def check_review(layout: Layout, file: Path, reviewer: str, on: dt.date, bounds:
     problems = _header_problems(review, bank, shown, on, layout, bounds)
     lines = Locator(file, bounds.max_yaml_bytes)
     plan = _Plan([], [], [])
-    who = (reviewer, on, review.bank_version)
+    fields: dict[str, Any] = {"by": reviewer, "on": on, "bank_version": review.bank_version}
     for n, decision in enumerate(review.decisions):
         where = (shown, lines.line(("decisions", n, "item")))
-        _decide(bank, decision, who, where, plan, problems)
+        _decide(bank, decision, fields, where, plan, problems)
     if problems:
         raise InputError(f"{shown}: review not applied (nothing was written):", problems.items)
     return plan

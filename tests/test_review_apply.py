@@ -275,3 +275,19 @@ def test_a_hand_written_ledger_line_that_skips_a_rung_is_refused(
         "bank/status.jsonl:1: premise-004: the item is 'draft': a sign-off climbs exactly one "
         f"rung, to 'reviewed', not to 'validated' [validation-ladder]; {LEDGER_FIX}"
     ) in result.output
+
+
+def test_a_file_that_is_no_review_file_is_refused_at_its_line(root: Path, review: Review) -> None:
+    result = review(decision("live-003", "reviewed", "maybe"))
+    assert result.exit_code == 2
+    assert (
+        f"{root / 'review.json'}:9: decisions[0].decision: Input should be 'sign-off', 'disagree' "
+        "or 'skip', got 'maybe' [schema]"
+    ) in result.output
+    assert not (root / "bank" / "status.jsonl").exists()
+
+
+def test_a_disagreement_without_a_comment_is_refused(root: Path, review: Review) -> None:
+    result = review(decision("live-003", "reviewed", "disagree"))
+    assert result.exit_code == 2
+    assert "a disagreement needs a comment saying what is wrong [schema]" in result.output

@@ -19,26 +19,17 @@ from generator.store.volume import VolumeData
 AC1_PLACES = 3
 
 
-def _counts_ledger(data: VolumeData) -> bool:
-    bank = data.bank
-    return any(bank.climbs(item) for item in bank.ledger)
-
-
 def sources_of(
     data: VolumeData, cache: SourceCache, bundles: Sequence[BundleData], extra: Sequence[str] = ()
 ) -> list[Source]:
     """The files a figure of ``data`` over ``bundles`` is computed from, with their SHA-256:
-    the bank (with the status ledger, when the volume counts a line of it), the volume
-    and each bundle's manifest, verdicts and panel votes (``extra``
+    the bank, the volume and each bundle's manifest, verdicts and panel votes (``extra``
     adds more of each bundle's files). Bundle files come pre-hashed by the loader."""
     layout = data.layout
     paths: list[Path] = [
         layout.bank_manifest,
         layout.public_items,
         layout.heldout_index,
-        # The ledger only when the volume counts a line of it (one dated up to its
-        # publication date): a volume published before any climb never cites it.
-        *([layout.status_ledger] if _counts_ledger(data) else []),
         layout.volume_file(data.volume.id),
     ]
     for bundle in bundles:

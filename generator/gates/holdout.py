@@ -246,8 +246,7 @@ def _downloads(ctx: GateContext, out: Findings) -> None:
                 f"does not hold exactly the public items of bank {version}",
                 "regenerate the downloads; never edit them by hand",
             )
-    for problem in bank_downloads.ledger_problems(ctx.layout):
-        out.add(problem.rule, problem.path, problem.line, problem.message, problem.fix)
+    out.extend(bank_downloads.ledger_problems(ctx.layout))  # published ledger lines
     for found in drift(bank_downloads.registered(ctx.layout).items(), on_disk(ctx.layout.root)):
         what = "is missing" if found.change == "missing" else "changed after it was published"
         out.add(

@@ -10,6 +10,7 @@ from generator.models.leaderboard import Leaderboard
 from generator.models.records import Draw, PanelVote, PrivateResponse, Qualification, Verdict
 from generator.models.registries import DownloadRegistry, FingerprintRegistry
 from generator.models.release import Release, ReleaseLedger, SiteManifest, TrustPolicy
+from generator.models.review import Disagreement, StatusChange
 from generator.models.volume import Volume
 
 #: Every published format, by schema file stem. ``probepress schema`` writes these.
@@ -35,6 +36,8 @@ FORMATS: dict[str, type[Record]] = {
     "calibration-record": CalibrationRecord,
     "calibration-corpus-entry": CorpusEntry,
     "leaderboard": Leaderboard,
+    "status-change": StatusChange,
+    "disagreement": Disagreement,
 }
 
 __all__ = [
@@ -45,6 +48,7 @@ __all__ = [
     "BundleManifest",
     "CalibrationRecord",
     "CorpusEntry",
+    "Disagreement",
     "Disclosure",
     "DownloadRegistry",
     "Draw",
@@ -55,6 +59,7 @@ __all__ = [
     "PrivateResponse",
     "Qualification",
     "Record",
+    "StatusChange",
     "Verdict",
     "Volume",
     "slugify",

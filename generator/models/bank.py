@@ -5,9 +5,15 @@ from __future__ import annotations
 import datetime as dt
 import re
 from decimal import Decimal
-from typing import Annotated, ClassVar, Final, Literal
+from typing import Annotated, Any, ClassVar, Final, Literal
 
-from pydantic import Field, StringConstraints, model_validator
+from pydantic import (
+    Field,
+    SerializerFunctionWrapHandler,
+    StringConstraints,
+    model_serializer,
+    model_validator,
+)
 
 from generator import ladder
 from generator.models.base import ItemId, Name, Part, Record, Sha256, Slug, VersionId
@@ -139,6 +145,20 @@ class ValidationStep(Part):
     """The source publication that validated the item outside this project (e.g. the
     paper of an imported public data set): the item's one step, ``validated``, with no
     invented reviewer names. Absent for a step of this project's own ladder."""
+
+    @model_serializer(mode="wrap")
+    def _without_defaults(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # A step that uses none of the later fields keeps the bytes it was published with
+        # (the bank files and their per-version downloads never change).
+        data: dict[str, Any] = handler(self)
+        for name in LATER_STEP_FIELDS:
+            if name in data and data[name] == type(self).model_fields[name].default:
+                del data[name]
+        return data
+
+
+LATER_STEP_FIELDS: Final = ("disagreed", "resolution", "notes_private", "external")
+"""Fields a validation step gained after its first version: written only when set."""
 
 
 class ItemMeta(Record):

@@ -62,6 +62,11 @@ class Bank:
     its figures use the status its items had when it was published); None: every line."""
     _views: dict[str, ItemMeta] = field(default_factory=dict, init=False, repr=False)
 
+    def count_up_to(self, day: dt.date | None) -> None:
+        """Count only the ledger lines dated on or before ``day`` from now on."""
+        self.as_of = day
+        self._views.clear()
+
     def frozen(self, item_id: str) -> ItemMeta:
         """An item's metadata as its bank file froze it (the published status)."""
         return self.public.get(item_id) or self.heldout[item_id]

@@ -139,7 +139,7 @@ def _read_volume_and_bank(
         raise InputError(f"cannot read volume {volume_id}:", problems.items)
     # A volume counts the status its items had on its publication date: ledger lines dated
     # later are climbs after it, so its published figures never change.
-    bank.as_of = volume.publication_date
+    bank.count_up_to(volume.publication_date)
     return VolumeData(layout=layout, volume=volume, bank=bank)
 
 

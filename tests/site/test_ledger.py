@@ -80,5 +80,37 @@ def test_an_edited_published_ledger_line_is_refused(site_copy: Path) -> None:
     assert problem.message.endswith("were edited, removed or cut: it is append-only")
     gate = _run(site_copy, "gate", "holdout", "vol-002")
     assert gate.exit_code == 1
-    assert "bank/status.jsonl: the ledger's published lines" in gate.output
-    assert "[ledger-changed]" in gate.output
+    assert "error: bank/status.jsonl: the ledger's published lines (" in gate.output
+    assert (
+        "were edited, removed or cut: it is append-only [holdout/ledger-changed]; fix: the "
+        "ledgers only grow: restore the published lines and append after them"
+    ) in gate.output
+
+
+def test_a_line_appended_with_a_date_before_a_published_volume_is_refused(
+    site_copy: Path,
+) -> None:
+    layout = Layout.at(site_copy, site_copy / ".private")
+    assert _promote(site_copy, "live-003", "reviewed", "M. Lindqvist", "2026-12-01").exit_code == 0
+    build_site(layout, build=False)  # registers the ledger with vol-002's date
+    backdated = {
+        "bank_version": "v1.2",
+        "by": "J. Doe",
+        "item": "premise-004",
+        "on": "2026-11-20",
+        "status": "reviewed",
+    }
+    with (site_copy / "bank" / "status.jsonl").open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(backdated) + "\n")
+    with pytest.raises(CheckFailed) as caught:
+        build_site(layout, build=False)
+    [problem] = caught.value.problems
+    assert (problem.path, problem.line, problem.rule) == (
+        "bank/status.jsonl",
+        2,
+        "ledger-backdated",
+    )
+    assert problem.message == (
+        "appended after publication but dated 2026-11-20, not after 2026-11-25 (the latest "
+        "published volume's date): it would change that volume's figures"
+    )
