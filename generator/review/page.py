@@ -35,14 +35,15 @@ from generator import __version__
 from generator.canonical import write_text
 from generator.errors import UsageError
 from generator.models.bank import Status
-from generator.render.environment import PACKAGE_TEMPLATES, make_environment
+from generator.render.environment import make_environment
 from generator.render.text import neutralise
 from generator.review.items import MAX_BATCH, Batch, Plan, plan
 from generator.store.jsonl import Bounds
 from generator.store.paths import BANK, BUNDLES, FIGURES, SITE, SITE_SRC, TEMPLATES, Layout
 
 FOLDER: Final = "review"
-"""Folder of the review templates under ``templates/``, and of the pages in the store."""
+"""Folder of the pages in the private store."""
+TEMPLATES_DIR: Final = Path(__file__).resolve().parent / "templates"
 PAGE: Final = "page.html"
 STYLE: Final = "review.css"
 SCRIPT: Final = "review.js"
@@ -79,22 +80,26 @@ class Built:
         )
 
 
-def template_folder(layout: Layout) -> Path:
-    """``<root>/templates/review`` when the root carries the review page, else the code's."""
-    for candidate in (layout.templates_dir / FOLDER, PACKAGE_TEMPLATES / FOLDER):
-        if all((candidate / name).is_file() for name in (PAGE, STYLE, SCRIPT)):
-            return candidate
-    raise UsageError(
-        f"no review page templates ({PAGE}, {STYLE}, {SCRIPT}) in "
-        f"{layout.templates_dir / FOLDER} or {PACKAGE_TEMPLATES / FOLDER}"
-    )
+def template_folder() -> Path:
+    """The review page's templates, shipped with the code (``generator/review/templates``).
+
+    Not under the root's ``templates/``: every file there is an input of every volume
+    (``generator.release.volume_inputs``), and a reviewers' form is no part of any
+    volume, so changing it must never look like a change to a published one.
+    """
+    if not all((TEMPLATES_DIR / name).is_file() for name in (PAGE, STYLE, SCRIPT)):
+        raise UsageError(
+            f"the review page templates ({PAGE}, {STYLE}, {SCRIPT}) are missing "
+            f"from {TEMPLATES_DIR}: reinstall probepress"
+        )
+    return TEMPLATES_DIR
 
 
 def _inlined(env: Environment, name: str) -> tuple[Markup, str]:
     """A template's text as the page inlines it, and its CSP hash source."""
     text = neutralise(env.get_template(name).render())
     if "</" in text or "<!--" in text:
-        raise UsageError(f"templates/{FOLDER}/{name} may not contain '</' or '<!--' (inlined)")
+        raise UsageError(f"{TEMPLATES_DIR / name} may not contain '</' or '<!--' (inlined)")
     digest = base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii")
     return Markup(text), f"'sha256-{digest}'"
 
@@ -178,7 +183,7 @@ def build(
         raise UsageError(f"--batch-size must be between 1 and {MAX_BATCH}, got {batch_size}")
     folder, confine = review_folder(layout, out)
     review = plan(layout, bounds, status, batch_size)
-    env = make_environment(template_folder(layout))
+    env = make_environment(template_folder())
     parts = inline(env)
     pages = {
         folder / f"review-{batch.id}.html": render_batch(env, parts, review, batch)
