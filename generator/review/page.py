@@ -31,7 +31,7 @@ from typing import Final
 from jinja2 import Environment
 from markupsafe import Markup
 
-from generator import __version__
+from generator import __version__, git
 from generator.canonical import write_text
 from generator.errors import UsageError
 from generator.models.bank import Status
@@ -141,8 +141,8 @@ def review_folder(layout: Layout, out: Path | None) -> tuple[Path, Path]:
     confined to, with links resolved first (where the bytes would really land).
 
     Raises:
-        UsageError: The folder is in a public folder of the root, or in the root outside
-            its private store.
+        UsageError: The folder is in a public folder of the root, in the root outside its
+            private store, or in a private store that git would commit.
     """
     asked = out if out is not None else layout.private / FOLDER
     target = Path(os.path.realpath(asked))
@@ -153,7 +153,14 @@ def review_folder(layout: Layout, out: Path | None) -> tuple[Path, Path]:
     for area in PUBLIC_FOLDERS:
         if _within(target, root / area):
             raise UsageError(f"--out {asked}: refused: inside {area}/ of the root ({why}); {fix}")
-    if _within(target, private):
+    # A store holding the whole root would make every folder of the root "private".
+    if _within(target, private) and not _within(root, private):
+        if _within(target, root) and not _ignored(root, target):
+            raise UsageError(
+                f"--out {asked}: refused: the private store {private} is inside the git "
+                f"checkout {root} and git does not ignore it ({why}); add it to .gitignore, "
+                "or write the page outside the root"
+            )
         return target, private
     if _within(target, root):
         raise UsageError(
@@ -161,6 +168,16 @@ def review_folder(layout: Layout, out: Path | None) -> tuple[Path, Path]:
             f"{private} ({why}); {fix}"
         )
     return target, target
+
+
+def _ignored(root: Path, folder: Path) -> bool:
+    """Whether git would leave a page in ``folder`` out of a commit (True outside a git
+    checkout, or without git)."""
+    if not git.is_repository(root):
+        return True
+    probe = (folder / "review-page.html").relative_to(root).as_posix()
+    done = git.run(root, "check-ignore", "-q", "--no-index", probe)
+    return done is None or done.returncode != 1
 
 
 def build(

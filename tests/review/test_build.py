@@ -18,6 +18,7 @@ from markupsafe import escape
 
 from generator.models.bank import BankManifest
 from tests.conftest import CliRun, tree_state
+from tests.factories import git_commit_all
 from tests.render.inert import external, inspect
 from tests.review.factories import (
     BANK_NAME,
@@ -307,3 +308,21 @@ def test_json_lists_what_was_written(cli: CliRun, root: Path) -> None:
         "items": 3,
         "heldout": 0,
     }
+
+
+def test_a_private_store_git_would_commit_is_refused(cli: CliRun, root: Path) -> None:
+    (root / ".gitignore").write_text("site/\n", "utf-8")
+    git_commit_all(root)
+    before = tree_state(root)
+    result = cli("review", "build")
+    assert result.exit_code == 2
+    private = root / ".private"
+    assert result.stderr == (
+        f"--out {private / 'review'}: refused: the private store {private} is inside the git "
+        f"checkout {root} and git does not ignore it (a review page holds held-out text and "
+        "is never published); add it to .gitignore, or write the page outside the root\n"
+    )
+    assert tree_state(root) == before
+    (root / ".gitignore").write_text("site/\n.private/\n", "utf-8")
+    assert cli("review", "build").exit_code == 0
+    assert list(pages(root)) == [PAGE]
