@@ -10,12 +10,13 @@ order, so the same bank and ledgers always give the same batches.
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 from generator.models.bank import BankItem, ItemMeta, Status
+from generator.models.review import ReviewNote
 from generator.store.bank import Bank, load_bank, load_private_items, require
-from generator.store.jsonl import Bounds, Problems
+from generator.store.jsonl import Bounds, Problems, iter_jsonl
 from generator.store.paths import Layout
 
 REVIEWABLE: Final[tuple[Status, ...]] = ("draft", "reviewed")
@@ -121,6 +122,38 @@ def history(bank: Bank, item_id: str) -> tuple[Step, ...]:
     return tuple(sorted(steps, key=lambda step: step.on))  # stable: rungs keep their order
 
 
+Notes = dict[tuple[str, str, str, dt.date], ReviewNote]
+"""Held-out items' review notes by (item, decision, reviewer, date)."""
+
+
+def private_notes(layout: Layout, bounds: Bounds, problems: Problems) -> Notes:
+    """The private store's review notes (``review_notes.jsonl``; empty when absent)."""
+    path = layout.private_review_notes
+    if not path.exists() and not path.is_symlink():
+        return {}
+    return {
+        (n.item, n.decision, n.by, n.on): n
+        for _line, n in iter_jsonl(path, ReviewNote, str(path), problems, bounds)
+    }
+
+
+def with_notes(item_id: str, steps: tuple[Step, ...], notes: Notes) -> tuple[Step, ...]:
+    """A held-out item's history with the comments and resolutions its public ledger lines
+    leave to the private store (the page holding them is private already)."""
+    out = []
+    for step in steps:
+        decision = "disagree" if step.disagreement else "sign-off"
+        note = notes.get((item_id, decision, step.by, step.on)) if step.private_notes else None
+        out.append(
+            step
+            if note is None
+            else replace(
+                step, comment=note.comment, resolution=note.resolution, private_notes=False
+            )
+        )
+    return tuple(out)
+
+
 def disputed(entries: tuple[Step, ...]) -> bool:
     """Whether a disagreement is recorded on or after the item's ``reviewed`` rung (the
     ladder then wants the ``validated`` sign-off to carry a resolution)."""
@@ -150,10 +183,12 @@ def plan(layout: Layout, bounds: Bounds, status: Status | None, batch_size: int)
     version = bank.manifest.version_ids()[-1]
     wanted = REVIEWABLE if status is None else (status,)
     chosen = [meta for meta in bank.active_items(version) if meta.status in wanted]
+    notes: Notes = {}
     if any(bank.is_heldout(meta.id) for meta in chosen):
         load_private_items(layout, bank, bounds, problems)
+        notes = private_notes(layout, bounds, problems)
         require(problems, "the held-out items to review from the private store")
-    entries = [_entry(bank, meta) for meta in chosen]
+    entries = [_entry(bank, meta, notes) for meta in chosen]
     groups = [entries[n : n + batch_size] for n in range(0, len(entries), batch_size)]
     ids = batch_ids(version, status, len(groups))
     return Plan(
@@ -164,11 +199,11 @@ def plan(layout: Layout, bounds: Bounds, status: Status | None, batch_size: int)
     )
 
 
-def _entry(bank: Bank, meta: ItemMeta) -> ReviewItem:
+def _entry(bank: Bank, meta: ItemMeta, notes: Notes) -> ReviewItem:
     item = bank.full_item(meta.id)
     assert item is not None  # public, or held out and loaded (plan requires it)
     titles = {c.id: c.title for c in bank.manifest.categories}
-    steps = history(bank, meta.id)
+    steps = with_notes(meta.id, history(bank, meta.id), notes)
     return ReviewItem(
         item=item,
         category=titles.get(meta.category, meta.category),

@@ -326,3 +326,31 @@ def test_a_private_store_git_would_commit_is_refused(cli: CliRun, root: Path) ->
     (root / ".gitignore").write_text("site/\n.private/\n", "utf-8")
     assert cli("review", "build").exit_code == 0
     assert list(pages(root)) == [PAGE]
+
+
+def test_a_held_out_items_notes_come_back_on_the_private_page_only(
+    cli: CliRun, root: Path, tmp_path: Path
+) -> None:
+    item = make_heldout_draft(root)
+    manifest = yaml.safe_load((root / "bank" / "bank.yaml").read_text("utf-8"))
+    note = "Hint 7 gives the answer away; reword the second sentence."
+    review = {
+        "bank": manifest["name"],
+        "bank_version": "v1.2",
+        "batch": "v1.2-draft-01",
+        "decisions": [
+            {"item": item, "seen_status": "draft", "decision": "sign-off", "comment": note}
+        ],
+    }
+    saved = tmp_path / "review-v1.2-draft-01.json"
+    saved.write_text(json.dumps(review), "utf-8")
+    applied = cli("review", "apply", str(saved), "--reviewer", "M. Ortiz", "--on", "2026-12-01")
+    assert applied.exit_code == 0, applied.stderr
+    assert note not in (root / "bank" / "status.jsonl").read_text("utf-8")
+    assert cli("review", "build", "--status", "reviewed").exit_code == 0
+    page = pages(root)["review-v1.2-reviewed-01.html"].decode("utf-8")
+    assert (item, "reviewed") in page_items(page.encode())
+    assert (
+        '2026-12-01 by <bdi>M. Ortiz</bdi> <span class="note">(status ledger)</span>'
+        f'<div class="said"><span class="note">Comment:</span> <bdi class="text">{note}</bdi>'
+    ) in page
