@@ -73,7 +73,7 @@ class Built:
         """One line for the terminal."""
         if not self.pages:
             return "nothing to review: no active item of the current bank version is waiting"
-        held = f", {self.heldout} held out (private)" if self.heldout else ""
+        held = f", {self.heldout} held out: keep the pages private" if self.heldout else ""
         return (
             f"wrote {len(self.pages)} review page{'s' if len(self.pages) != 1 else ''} "
             f"({self.items} items{held}) to {self.folder}"
