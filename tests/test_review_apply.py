@@ -291,3 +291,23 @@ def test_a_disagreement_without_a_comment_is_refused(root: Path, review: Review)
     result = review(decision("live-003", "reviewed", "disagree"))
     assert result.exit_code == 2
     assert "a disagreement needs a comment saying what is wrong [schema]" in result.output
+
+
+def test_a_hand_written_disagreement_with_a_wrong_status_is_refused(
+    root: Path, review: Review
+) -> None:
+    line = {
+        "bank_version": "v1.2",
+        "by": "M. Lindqvist",
+        "comment": "too loose",
+        "item": "premise-004",
+        "on": "2026-12-01",
+        "status": "reviewed",
+    }
+    (root / "bank" / "disagreements.jsonl").write_text(json.dumps(line) + "\n", "utf-8")
+    result = review(decision("live-003", "reviewed"))
+    assert result.exit_code == 2
+    assert (
+        "bank/disagreements.jsonl:1: premise-004 was 'draft' on 2026-12-01, not 'reviewed' "
+        f"[ledger-status]; {LEDGER_FIX}"
+    ) in result.output

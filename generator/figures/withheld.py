@@ -16,7 +16,9 @@ from generator.minimums import Withheld, withheld_categories
 def withheld(ctx: FigureContext) -> list[Withheld]:
     """The categories of ``ctx``'s volume whose per-category rates are withheld."""
     categories = [c.id for c in ctx.data.bank.manifest.categories]
-    return withheld_categories(ctx.data.volume, ctx.tally.items, categories)
+    # Per-category rates are full-bank rates: a retired core item counts in the core only.
+    active = [m for m in ctx.tally.items if m.id not in ctx.tally.retired]
+    return withheld_categories(ctx.data.volume, active, categories)
 
 
 def withheld_figures(ctx: FigureContext, found: list[Withheld]) -> None:

@@ -24,8 +24,9 @@ from generator.canonical import dumps_line, write_bytes
 from generator.errors import InputError
 from generator.importing.table import SourceRow, add_validation_problems
 from generator.ladder import RUNGS
-from generator.models.bank import BankItem, Check, Message, Status, ValidationStep
+from generator.models.bank import BankItem, Check, Message
 from generator.models.base import ItemId, Name, Record, Slug
+from generator.models.validation import Status, ValidationStep
 from generator.store.bank import Bank, item_text_sha256, load_bank, require
 from generator.store.jsonl import Bounds, Problems
 from generator.store.paths import Layout

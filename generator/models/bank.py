@@ -5,21 +5,14 @@ from __future__ import annotations
 import datetime as dt
 import re
 from decimal import Decimal
-from typing import Annotated, Any, ClassVar, Final, Literal
+from typing import Annotated, ClassVar, Final, Literal
 
-from pydantic import (
-    Field,
-    SerializerFunctionWrapHandler,
-    StringConstraints,
-    model_serializer,
-    model_validator,
-)
+from pydantic import Field, StringConstraints, model_validator
 
 from generator import ladder
 from generator.models.base import ItemId, Name, Part, Record, Sha256, Slug, VersionId
 from generator.models.rubric import Rubric
-
-Status = Literal["draft", "reviewed", "validated"]
+from generator.models.validation import Status, ValidationStep
 
 
 class Message(Part):
@@ -120,45 +113,6 @@ class Reference(Part):
         if self.answer is None and not self.known_wrong:
             raise ValueError("a reference declares an answer, known-wrong answers, or both")
         return self
-
-
-class ValidationStep(Part):
-    """One step of an item's review history (the ladder's rules: ``generator.ladder``)."""
-
-    status: Status
-    """The status reached by this step."""
-    by: Name
-    """Who wrote (``draft``) or signed off (a person's name or handle); for an
-    ``external`` step, the source's authors as the source names them."""
-    on: dt.date
-    """When."""
-    disagreed: bool = False
-    """For ``validated``: the second reviewer disagreed with the first; ``resolution`` (or,
-    with ``notes_private``, the private store) says how it was settled."""
-    resolution: Annotated[str, Field(max_length=4_000)] = ""
-    """How a disagreement between the two reviewers was resolved (empty: none recorded;
-    always empty for a held-out item, whose notes stay in the private store)."""
-    notes_private: bool = False
-    """True when the reviewers' notes and resolution are in the private store (a held-out
-    item's: a note may quote its text)."""
-    external: Name | None = None
-    """The source publication that validated the item outside this project (e.g. the
-    paper of an imported public data set): the item's one step, ``validated``, with no
-    invented reviewer names. Absent for a step of this project's own ladder."""
-
-    @model_serializer(mode="wrap")
-    def _without_defaults(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        # A step that uses none of the later fields keeps the bytes it was published with
-        # (the bank files and their per-version downloads never change).
-        data: dict[str, Any] = handler(self)
-        for name in LATER_STEP_FIELDS:
-            if name in data and data[name] == type(self).model_fields[name].default:
-                del data[name]
-        return data
-
-
-LATER_STEP_FIELDS: Final = ("disagreed", "resolution", "notes_private", "external")
-"""Fields a validation step gained after its first version: written only when set."""
 
 
 class ItemMeta(Record):
@@ -417,3 +371,30 @@ class BankManifest(Record):
         """Version ids from the core up to and including ``version``."""
         ids = self.version_ids()
         return ids[: ids.index(version) + 1]
+
+
+__all__ = [
+    "BANK_ITEM_SCHEMA_VERSION",
+    "COMMITMENT_SCHEME",
+    "HELDOUT_SCHEMA_VERSION",
+    "NUMBER_RULES",
+    "PATTERN_RULES",
+    "Answer",
+    "BankItem",
+    "BankManifest",
+    "BankVersion",
+    "Category",
+    "Check",
+    "Commitment",
+    "HeldOutEntry",
+    "ItemMeta",
+    "KnownWrong",
+    "Message",
+    "NumberCheck",
+    "PatternCheck",
+    "Reference",
+    "Status",
+    "Tier0Rule",
+    "ValidationStep",
+]
+"""Public names (``Status`` and ``ValidationStep`` live in ``models.validation``)."""

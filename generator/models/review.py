@@ -16,8 +16,8 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from generator.models.bank import Status
 from generator.models.base import ItemId, Name, Part, Record, VersionId
+from generator.models.validation import Status
 
 Comment = Annotated[str, Field(max_length=4_000)]
 """Free text written by a reviewer (untrusted: always escaped on output)."""

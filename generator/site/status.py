@@ -9,7 +9,8 @@ in the ledger download).
 
 from __future__ import annotations
 
-from generator.models.bank import ItemMeta, ValidationStep
+from generator.models.bank import ItemMeta
+from generator.models.validation import ValidationStep
 from generator.site.markup import code, link, table, text
 from generator.store.bank import Bank
 from generator.words import counted

@@ -18,9 +18,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from generator import ladder
-from generator.models.bank import ItemMeta, ValidationStep
+from generator.models.bank import ItemMeta
 from generator.models.base import Record
 from generator.models.review import Disagreement, StatusChange
+from generator.models.validation import ValidationStep
 from generator.store.jsonl import Bounds, Problems, iter_jsonl
 from generator.store.paths import Layout
 
@@ -87,10 +88,11 @@ def _known(
 def load_ledgers(layout: Layout, bank: Bank, bounds: Bounds, problems: Problems) -> None:
     """Read both ledgers into ``bank.ledger`` and ``bank.disputes``; report every line
     that names no item, breaks the ladder or would publish a held-out item's notes."""
-    shown = layout.rel(layout.disagreement_ledger)
-    for line, dispute in _lines(layout.disagreement_ledger, Disagreement, shown, problems, bounds):
-        if _known(bank, dispute, (shown, line), problems):
-            bank.disputes.setdefault(dispute.item, []).append(dispute)
+    disputed = layout.rel(layout.disagreement_ledger)
+    read = list(_lines(layout.disagreement_ledger, Disagreement, disputed, problems, bounds))
+    read = [(n, d) for n, d in read if _known(bank, d, (disputed, n), problems)]
+    for _, dispute in read:
+        bank.disputes.setdefault(dispute.item, []).append(dispute)
     shown = layout.rel(layout.status_ledger)
     for line, change in _lines(layout.status_ledger, StatusChange, shown, problems, bounds):
         if not _known(bank, change, (shown, line), problems):
@@ -103,3 +105,21 @@ def load_ledgers(layout: Layout, bank: Bank, bounds: Bounds, problems: Problems)
             problems.add(shown, line, "validation-ladder", f"{change.item}: {problem}", FIX)
             continue
         bank.ledger.setdefault(change.item, []).append(change)
+    for line, dispute in read:
+        problem = _dispute_problem(bank, dispute)
+        if problem is not None:
+            problems.add(disputed, line, "ledger-status", problem, FIX)
+
+
+def _dispute_problem(bank: Bank, dispute: Disagreement) -> str | None:
+    """Why a disagreement names a status its item did not have on its date, or None (on
+    a day the item also climbed, either side of the climb will do)."""
+    steps: list[ValidationStep | StatusChange] = [
+        *bank.frozen(dispute.item).validation,
+        *bank.ledger.get(dispute.item, []),
+    ]
+    before = [s.status for s in steps if s.on < dispute.on] or ["draft"]
+    upto = [s.status for s in steps if s.on <= dispute.on] or ["draft"]
+    if dispute.status in (before[-1], upto[-1]):
+        return None
+    return f"{dispute.item} was {upto[-1]!r} on {dispute.on}, not {dispute.status!r}"
