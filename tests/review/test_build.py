@@ -176,7 +176,8 @@ def test_a_held_out_item_is_shown_on_a_private_page(cli: CliRun, root: Path) -> 
     result = cli("review", "build", "--status", "draft")
     assert result.exit_code == 0, result.stderr
     assert result.stderr == (
-        f"wrote 1 review page (2 items, 1 held out: keep the pages private) to {root / '.private' / 'review'}\n"
+        "wrote 1 review page (2 items, 1 held out: keep the pages private) to "
+        f"{root / '.private' / 'review'}\n"
     )
     page = pages(root)["review-v1.2-draft-01.html"].decode("utf-8")
     assert (item, "draft") in page_items(page.encode())
