@@ -9,6 +9,7 @@ import click
 
 from generator.cli.base import EPILOG, State, pass_state, writer_lock
 from generator.cli.onramp import _released
+from generator.cli.review_page import build
 from generator.console import err
 from generator.words import counted
 
@@ -49,5 +50,7 @@ def apply_command(state: State, /, file: Path, reviewer: str, day: str | None) -
         markup=False,
     )
 
+
+review_group.add_command(build)
 
 COMMANDS = (review_group,)

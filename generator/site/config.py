@@ -216,6 +216,7 @@ EXAMPLE = SiteSettings(
         ("Findings", "findings.md"),
         *BASE_NAV[3:5],
         ("Publish your own", "publish.md"),
+        ("Review items", "review.md"),
         *BASE_NAV[5:],
     ),
     hooks="generator/site/hooks.py",
