@@ -23,6 +23,7 @@ from generator import __version__
 from generator.canonical import dumps_line, write_bytes
 from generator.errors import InputError, Problem, UsageError
 from generator.models.anchors import ANCHOR_PROBES_FILE, ANSWERED, AnchorProbe, AnchorProbeLog
+from generator.models.base import slugify
 from generator.models.volume import CandidateRef, Volume
 from generator.store.jsonl import Bounds, Problems, iter_jsonl, load_document
 from generator.store.paths import Layout, file_name_problem
@@ -30,6 +31,9 @@ from generator.store.rowtypes import BundleData
 
 Liveness = Literal["live", "intermittent", "not live"]
 NOT_REPORTED = "not reported by provider"
+
+FIGURE_PREFIX = "anchor-probe"
+"""Figures ``<vol>/anchor-probe/<slug>``: one per probed model (``generator.figures.anchors``)."""
 
 Numbered = tuple[tuple[int, AnchorProbe], ...]
 """Probes with their 1-based line numbers, in file order."""
@@ -42,7 +46,8 @@ class ProbeSummary:
     calls: int
     answered: int
     outcomes: tuple[str, ...]
-    """Each outcome with its count and HTTP status, e.g. ``4 answered (HTTP 200)``."""
+    """Each outcome with its count and HTTP status, most frequent first, e.g.
+    ``4 answered, HTTP 200`` or ``1 timeout, no response``."""
     latency_median_ms: Decimal | None
     """Median latency of the answered calls (None: no call answered)."""
     latency_max_ms: int | None
@@ -95,8 +100,8 @@ def summarise(probe: AnchorProbeLog) -> ProbeSummary:
     """The summary of ``probe``'s calls."""
     answered = [c for c in probe.calls if c.outcome == ANSWERED]
     counts = Counter(
-        f"{c.outcome.replace('_', ' ')}"
-        + (f" (HTTP {c.http_status})" if c.http_status is not None else "")
+        c.outcome.replace("_", " ")
+        + (f", HTTP {c.http_status}" if c.http_status is not None else ", no response")
         for c in probe.calls
     )
     latencies = [c.latency_ms for c in answered if c.latency_ms is not None]
@@ -120,6 +125,11 @@ def _by_count(entry: tuple[str, int]) -> tuple[int, str]:
 def shown_time(at: dt.datetime) -> str:
     """``2026-11-03 09:14 UTC``."""
     return at.astimezone(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def anchor_probe_id(volume: str, api: str) -> str:
+    """The figure id of the probe of ``api`` in ``volume``."""
+    return f"{volume}/{FIGURE_PREFIX}/{slugify(api)}"
 
 
 def probes_path(layout: Layout, volume: str) -> Path:

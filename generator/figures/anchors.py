@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from generator.anchors import (
     ProbeSummary,
+    anchor_probe_id,
     chosen_probe,
     probes_path,
     read_probes,
@@ -22,16 +23,8 @@ from generator.anchors import (
 from generator.errors import InputError
 from generator.figures.context import FigureContext
 from generator.models.anchors import AnchorProbe
-from generator.models.base import slugify
 from generator.models.figures import Param
 from generator.store.jsonl import Bounds, Problems
-
-PREFIX = "anchor-probe"
-
-
-def anchor_probe_id(volume: str, api: str) -> str:
-    """The figure id of the probe of ``api`` in ``volume``."""
-    return f"{volume}/{PREFIX}/{slugify(api)}"
 
 
 def _detail(

@@ -137,7 +137,7 @@ def _liveness(
     out: Findings, shown: str, line: int, api: str, when: str, probe: AnchorProbe
 ) -> None:
     summary = summarise(probe)
-    what = f"{summary.answered_text()}: {', '.join(summary.outcomes)}"
+    what = f"{summary.answered_text()} ({'; '.join(summary.outcomes)})"
     if summary.liveness == "not live":
         out.add(
             "anchor-probe-not-live",
