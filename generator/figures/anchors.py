@@ -11,6 +11,7 @@ anchor candidate the volume does not list, its latest probe.
 from __future__ import annotations
 
 from generator.anchors import (
+    FIGURE_PREFIX,
     ProbeSummary,
     anchor_probe_id,
     chosen_probe,
@@ -23,7 +24,7 @@ from generator.anchors import (
 from generator.errors import InputError
 from generator.figures.context import FigureContext
 from generator.models.anchors import AnchorProbe
-from generator.models.figures import Param
+from generator.models.figures import Param, Source
 from generator.store.jsonl import Bounds, Problems
 
 
@@ -57,25 +58,27 @@ def _detail(
 
 
 def anchor_probe_figures(ctx: FigureContext) -> None:
-    """Register the figure of every probed model of the volume (none without probes)."""
+    """Register the figure of every probed model of the volume, and declare absent the
+    figure of every listed anchor without a probe taken before its run."""
     data = ctx.data
     problems = Problems()
     probes = read_probes(data.layout, data.id, Bounds(), problems)
     if problems:
         raise InputError(f"cannot read the anchor probes of {data.id}:", problems.items)
-    if not probes:
-        return
     volume = data.volume
     path = probes_path(data.layout, data.id)
-    sources = ctx.cache.sources([path, data.layout.volume_file(data.id)])
+    volume_file = data.layout.volume_file(data.id)
+    sources = ctx.cache.sources([path, volume_file] if probes else [volume_file])
     anchors = {c.api: c for c in volume.candidates if c.role == "anchor"}
-    for api in sorted({p.anchor for _, p in probes}):
+    missing = []
+    for api in sorted({p.anchor for _, p in probes} | set(anchors)):
         ref = anchors.get(api)
         start = None
         if ref is not None:
             start = run_start(volume, ref, data.bundles.get(ref.slug)) or volume.window.start
         chosen, _ = chosen_probe(probes, api, start)
         if chosen is None:
+            missing.append(api)
             continue
         probe = chosen[1]
         summary = summarise(probe)
@@ -90,3 +93,25 @@ def anchor_probe_figures(ctx: FigureContext) -> None:
             sources=sources,
             detail=_detail(probe, summary, ref is not None),
         )
+    if missing:
+        _absence(ctx, missing, sources)
+
+
+def _absence(ctx: FigureContext, missing: list[str], sources: list[Source]) -> None:
+    """Declare the probe figures of ``missing`` anchors absent, saying why."""
+    ctx.reg.count(
+        f"{ctx.vid}/{FIGURE_PREFIX}/absent",
+        "Anchors without a probe taken before their run",
+        len(missing),
+        sources,
+        detail={
+            "statement": (
+                f"No probe taken before its run is recorded for anchor {missing[0]}: nothing "
+                "shows it was live when it was chosen."
+                if len(missing) == 1
+                else f"No probe taken before their runs is recorded for anchors "
+                f"{', '.join(missing)}: nothing shows they were live when they were chosen."
+            ),
+            "absent": [anchor_probe_id(ctx.vid, api) for api in missing],
+        },
+    )
