@@ -19,11 +19,13 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Literal, NoReturn
 
+from pydantic import TypeAdapter, ValidationError
+
 from generator import __version__
 from generator.canonical import dumps_line, write_bytes
-from generator.errors import InputError, Problem, UsageError
+from generator.errors import InputError, Problem, UsageError, escape
 from generator.models.anchors import ANCHOR_PROBES_FILE, ANSWERED, AnchorProbe, AnchorProbeLog
-from generator.models.base import slugify
+from generator.models.base import Name, slugify
 from generator.models.volume import CandidateRef, Volume
 from generator.store.jsonl import Bounds, Problems, iter_jsonl, load_document
 from generator.store.paths import Layout, file_name_problem
@@ -34,6 +36,8 @@ NOT_REPORTED = "not reported by provider"
 
 FIGURE_PREFIX = "anchor-probe"
 """Figures ``<vol>/anchor-probe/<slug>``: one per probed model (``generator.figures.anchors``)."""
+
+_API: TypeAdapter[str] = TypeAdapter(Name)
 
 Numbered = tuple[tuple[int, AnchorProbe], ...]
 """Probes with their 1-based line numbers, in file order."""
@@ -192,6 +196,14 @@ def _resolve(volume: Volume, shown: str, candidate: str, unlisted: bool) -> Cand
             f"{candidate!r} is not listed in {shown} (its anchors: {anchors}); pass "
             "--unlisted to record a probe of an anchor candidate the volume does not list"
         )
+    if ref is None:
+        try:
+            _API.validate_python(candidate)
+        except ValidationError as exc:
+            message = exc.errors()[0]["msg"]
+            raise UsageError(
+                f"{escape(candidate[:80])!r} is not an API string: {message}"
+            ) from None
     return ref
 
 

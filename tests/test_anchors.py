@@ -217,3 +217,12 @@ def test_a_probe_round_trips_through_json() -> None:
     again = AnchorProbe.model_validate_json(probe.model_dump_json())
     assert again == probe
     assert again.probed_on() == dt.date(2026, 11, 12)
+
+
+def test_an_unlisted_name_that_is_no_api_string_is_a_usage_error(
+    cli: CliRun, root: Path, tmp_path: Path
+) -> None:
+    log = str(_file(tmp_path, _log()))
+    assert _refused(cli, root, VOL, "x" * 201, "--from", log, "--unlisted") == (
+        f"{'x' * 80!r} is not an API string: String should have at most 200 characters"
+    )
