@@ -12,6 +12,7 @@ import click
 
 from generator import __version__
 from generator.cli import (
+    anchoring,
     audit,
     calibrating,
     exporting,
@@ -79,6 +80,7 @@ def main(
 for _command in (
     *onramp.COMMANDS,
     *sampling.COMMANDS,
+    *anchoring.COMMANDS,
     inputs.demo,
     inputs.schema,
     inputs.show,

@@ -20,6 +20,7 @@ from pydantic import BaseModel
 
 from generator import commitments, confine, instructions
 from generator.canonical import dumps, dumps_line, write_bytes
+from generator.demo.anchors import anchor_probes
 from generator.demo.bank import DemoItem, build_bank
 from generator.demo.bank import categories as demo_categories
 from generator.demo.calibration import calibration_units
@@ -28,6 +29,7 @@ from generator.demo.simulate import Seating, chance, seat_jury, simulate_bundle
 from generator.demo.spec import EXAMPLE, CandidateSpec, DemoSpec, JudgeSpec, VolumeSpec
 from generator.hashing import sha256_bytes, sha256_text
 from generator.models import BundleManifest, Draw, PanelVote, Qualification, Verdict, Volume
+from generator.models.anchors import ANCHOR_PROBES_FILE, DEFAULT_PROBE_MAX_AGE_DAYS, AnchorProbe
 from generator.models.bank import BankItem, BankManifest, HeldOutEntry
 from generator.models.base import Record, slugify
 from generator.models.calibration import CALIBRATION_FILE, CalibrationRecord
@@ -128,6 +130,7 @@ def _volume(
         panel_sample_fraction=vol.panel_fraction,
         sample_seed=vol.sample_seed,
         min_category_items=vol.min_category_items,
+        anchor_probe_max_age_days=DEFAULT_PROBE_MAX_AGE_DAYS,
         # Rank ranges from paired comparisons, Holm across all pairs (issue 17).
         ranking=Ranking(method="paired-holm", familywise_confidence=Decimal("0.95")),
     )
@@ -286,6 +289,9 @@ def build(spec: DemoSpec = EXAMPLE, progress: Progress = silent) -> DemoOutput:
             verdicts[slugify(cand.api)] = _add_bundle(
                 out, spec, vol, volume.protocol, cand, run_date, vol_items, keys
             )
+        probes = anchor_probes(spec, vol, run_dates)
+        if probes:
+            out.public[f"bundles/{vol.id}/{ANCHOR_PROBES_FILE}"] = _jsonl(AnchorProbe, probes)
         if vol.calibration is not None:
             meta = {d.item.id: (d.item.category, d.item.added_in) for d in vol_items}
             graded = {

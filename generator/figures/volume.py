@@ -12,6 +12,7 @@ from generator.figures.across import (
     bank_health_figures,
     rank_figures,
 )
+from generator.figures.anchors import anchor_probe_figures
 from generator.figures.builder import (
     RATE_PLACES,
     FigureSet,
@@ -378,6 +379,7 @@ class VolumeFigures:
         ranked_core = {s: v for s, v in core.items() if s in ranked}
         rank_figures(self.ctx, ranked_core, self.core_counts, self._core_judge(ranked_core))
         jury_figures(self.ctx)
+        anchor_probe_figures(self.ctx)
         bank_health_figures(self.ctx)
         across_volume_figures(self.ctx)
         return self.reg

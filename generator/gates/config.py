@@ -16,6 +16,10 @@ bundle files and requires the same protocol, thresholds, jury and conditions the
 only since is a warning, as nothing shows it predates the results) — so thresholds
 cannot be tuned after results were committed without the history showing it. Outside
 git, (3) is a warning (``--strict`` makes it fail).
+
+Anchors (``generator.gates.anchor_probes``): every anchor was chosen by a recorded live
+probe (``bundles/<volume>/anchor_probes.jsonl``) taken before its run, through its run's
+provider, at most ``thresholds.anchor_probe_max_age_days`` days earlier.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from pydantic import BaseModel, ValidationError
 
 from generator import git
 from generator.gates import labels
+from generator.gates.anchor_probes import check_anchor_probes
 from generator.gates.base import Findings, GateContext, GateResult
 from generator.models.volume import CandidateRef, Jury, Protocol, Thresholds, Volume
 from generator.prereg import volume_preregistration_sha256
@@ -117,14 +122,16 @@ def _history(ctx: GateContext, out: Findings) -> None:
 
 # Declarations the format added after volumes had results (qualification: jury schema 2;
 # grading and min_category_items: the audit; ranking: paired rank ranges, issue 17;
-# min_volume_items: minimum sizes). Absent then and declared now, they are not a change
-# of a registered value, but nothing shows they predate the results: they warn.
+# min_volume_items: minimum sizes; anchor_probe_max_age_days: anchor probes). Absent then
+# and declared now, they are not a change of a registered value, but nothing shows they
+# predate the results: they warn.
 _LATER_DECLARATIONS = (
     ("jury", "qualification"),
     ("jury", "grading"),
     ("thresholds", "min_category_items"),
     ("thresholds", "ranking"),
     ("thresholds", "min_volume_items"),
+    ("thresholds", "anchor_probe_max_age_days"),
 )
 
 
@@ -252,5 +259,6 @@ def check(ctx: GateContext) -> GateResult:
             f"conditions and scoring (they hash to {current[:12]}…)",
             "restore the pre-registered values; a change needs a new volume",
         )
+    notes.extend(check_anchor_probes(ctx, out))
     _history(ctx, out)
     return out.result(notes=notes)

@@ -7,6 +7,7 @@ from generator.importing.calibration import CalibrationRow
 from generator.importing.inputs import BundleInputs
 from generator.importing.items import ItemRow
 from generator.importing.rows import RecordRow
+from generator.models.anchors import AnchorProbeLog
 from generator.models.base import Record
 
 IMPORT_FORMATS: dict[str, type[Record]] = {
@@ -14,4 +15,5 @@ IMPORT_FORMATS: dict[str, type[Record]] = {
     "import-item-row": ItemRow,
     "import-manifest-inputs": BundleInputs,
     "import-calibration-row": CalibrationRow,
+    "import-anchor-probe-log": AnchorProbeLog,
 }

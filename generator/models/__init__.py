@@ -1,5 +1,6 @@
 """Every file format as a pydantic model: the single source of truth for the schemas."""
 
+from generator.models.anchors import AnchorProbe
 from generator.models.bank import BankItem, BankManifest, HeldOutEntry
 from generator.models.base import SCHEMA_VERSION, Record, slugify, version_slug
 from generator.models.bundle import BundleManifest
@@ -38,11 +39,13 @@ FORMATS: dict[str, type[Record]] = {
     "leaderboard": Leaderboard,
     "status-change": StatusChange,
     "disagreement": Disagreement,
+    "anchor-probe": AnchorProbe,
 }
 
 __all__ = [
     "FORMATS",
     "SCHEMA_VERSION",
+    "AnchorProbe",
     "BankItem",
     "BankManifest",
     "BundleManifest",

@@ -135,6 +135,12 @@ class Thresholds(Part):
     """Fewest validated items the volume's bank version needs for the volume to be
     published at all (DESIGN §14; the publishing gate refuses it below). ``probepress
     init`` writes 30 (``DEFAULT_MIN_ITEMS``). Omitted: none declared, nothing refused."""
+    anchor_probe_max_age_days: int | None = Field(default=None, ge=0, le=366)
+    """Most days an anchor's live probe (``bundles/<volume>/anchor_probes.jsonl``) may
+    precede the anchor's run: the config gate refuses an older one (DESIGN §14).
+    ``probepress init`` writes 30. Omitted: none declared, so the gate warns that it
+    could not check the probes' age (a volume registered before the field keeps its
+    hash)."""
     ranking: Ranking | None = None
     """How rank ranges are derived (``Ranking``); omitted by volumes registered before
     paired comparisons, which keep rank ranges from non-overlapping intervals."""

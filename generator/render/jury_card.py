@@ -13,6 +13,7 @@ from collections import defaultdict
 from dataclasses import dataclass, replace
 from typing import Any
 
+from generator.anchors import anchor_probe_id
 from generator.figures.tally import panel_majority
 from generator.models.base import slugify
 from generator.models.bundle import Recusal
@@ -197,6 +198,7 @@ def jury_card_context(inputs: Inputs, candidate: Candidate) -> dict[str, Any]:
             "refusals": refusals,
             "leaderboard": "../leaderboard.html",
             "rubric_lines": rubric_lines_context(inputs, candidate),
+            "anchor_probe": anchor_probe_id(vid, candidate.ref.api) if candidate.anchor else None,
         }
     )
     return context

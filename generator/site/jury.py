@@ -6,7 +6,9 @@ registry and every frozen card is linked with its SHA-256.
 
 from __future__ import annotations
 
+from generator.anchors import FIGURE_PREFIX as ANCHOR_PROBE
 from generator.models.base import slugify
+from generator.models.figures import Figure
 from generator.models.raters import Rater
 from generator.site.markup import code, page, table, text
 from generator.site.published import PublishedVolume
@@ -46,6 +48,52 @@ def _seat_rows(pv: PublishedVolume) -> list[list[str]]:
     return rows
 
 
+def _probe_row(model: str, chosen: str, fig: Figure | None) -> list[str]:
+    if fig is None:
+        return [code(model), chosen, "no probe recorded", *[MISSING] * 4]
+    d = fig.detail
+    return [
+        code(model),
+        chosen,
+        text(d.get("probed_at", MISSING)),
+        text(d.get("provider", MISSING)),
+        text(f"{d.get('liveness', MISSING)}: {fig.display}"),
+        text(d.get("latency", MISSING)),
+        text(d.get("reasoning", MISSING)),
+    ]
+
+
+def anchor_probe_section(pv: PublishedVolume) -> str:
+    """The live probe that chose each anchor, and the anchor candidates not chosen."""
+    anchors = [c for c in pv.volume.candidates if c.role == "anchor"]
+    prefix = f"{pv.id}/{ANCHOR_PROBE}/"
+    probes = {f.detail.get("anchor"): f for fid, f in pv.figures.items() if fid.startswith(prefix)}
+    rows = [_probe_row(a.api, "anchor", probes.get(a.api)) for a in anchors]
+    listed = {a.api for a in anchors}
+    rows += [
+        _probe_row(str(api), "not chosen", fig)
+        for api, fig in sorted(probes.items(), key=lambda e: str(e[0]))
+        if api not in listed
+    ]
+    if not rows:
+        return ""
+    limit = pv.volume.thresholds.anchor_probe_max_age_days
+    age = f"at most {limit} days" if limit is not None else "(no maximum age is pre-registered)"
+    demo = any(f.detail.get("demonstration") for f in probes.values())
+    return (
+        "## Anchor probes\n\nAn anchor is chosen by a live probe through the endpoint its run "
+        f"uses, taken before the run and {age} before it; a probe that was not live is "
+        "refused. Latency is over the answered calls; reasoning burn is the reasoning "
+        "tokens per answered call the provider reported."
+        + (" These probes are demonstration data." if demo else "")
+        + "\n\n"
+        + table(
+            ["Model", "Role", "Probed", "Provider", "Liveness", "Latency", "Reasoning burn"],
+            rows,
+        )
+    )
+
+
 def jury_page(pv: PublishedVolume) -> str:
     """``volumes/<vol>/jury.md``: seats, agreement, leniency and every jury card."""
     v = pv.volume
@@ -71,6 +119,7 @@ def jury_page(pv: PublishedVolume) -> str:
         f"{v.title}: jury",
         *volume_heading(pv),
         "## Seats\n\n" + table(["Seat", "Rater", "Family", "Qualification"], _seat_rows(pv)),
+        anchor_probe_section(pv),
         "## Agreement\n\n" + agreement + ("\n\n" + "\n".join(sample) if sample else ""),
         "## Jury cards\n\nOne frozen card per candidate: recusals and reserves, sample design, "
         "agreement and disagreements (held-out items by id only).\n\n" + "\n".join(cards),
