@@ -103,9 +103,11 @@ _SECTIONS = [
         "Public bank",
         "One file per bank version, each holding exactly the public items of that "
         "version, one JSON object a line, without reference answers (the bank sources "
-        "carry public items' references). Held-out items are never published; a file "
-        "never changes once published. Licence: see Licences below. History: "
-        f"{link('bank changelog', 'changelog.md')}.",
+        "carry public items' references), each line with the bank's canary GUID "
+        "(`canary`: search training data for it) and the item's publication date "
+        "(`published`: the release date of the version that added it). Held-out items are "
+        "never published; a file never changes once published. Licence: see Licences "
+        f"below. History and every item's date: {link('bank changelog', 'changelog.md')}.",
         "bank",
     ),
     (
