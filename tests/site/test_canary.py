@@ -169,3 +169,14 @@ def test_build_site_refuses_from_python_too(site_copy: Path) -> None:
         assert [p.rule for p in exc.problems] == ["canary-missing"]
     else:
         raise AssertionError("a bank without a canary built its site")
+
+
+def test_the_calibration_corpus_quotes_public_items_with_the_canary(built: Built) -> None:
+    guid = _declared(built.root)
+    path = (
+        built.root / "site_src" / "downloads" / "calibration" / "vol-002_calibration_corpus.jsonl"
+    )
+    units = [json.loads(line) for line in path.read_text("utf-8").splitlines()]
+    public = [u for u in units if not u["held_out"]]
+    assert public and all(u["canary"] == guid and u["schema_version"] == 2 for u in public)
+    assert all("canary" not in u for u in units if u["held_out"])
