@@ -8,15 +8,16 @@ from decimal import Decimal
 from generator.models.figures import Figure
 
 EXPLAINED = (
-    "The contamination gap is this model's failure rate on held-out items minus its "
+    "The contamination gap is a model's failure rate on held-out items minus its "
     "failure rate on public items of the same categories, each category weighted by its "
     "share of the items counted (validated items only; categories without both kinds are "
     "left out). Public items are published and may end up in a model's training data; "
     "held-out items never are. A model that had seen the public items would tend to do "
     "better on them, which shows as a positive gap. A positive gap is a signal, not "
     "proof: the held-out items may simply be harder, so compare it with the other models' "
-    "gaps on the volume's jury page. A gap every model shares points at the items; a gap "
-    "one model shows points at that model. The narrow interval holds these items fixed; "
+    "gaps (the volume's jury page lists them all). A gap every model shares points at the "
+    "items; a gap one model shows points at that model. The narrow interval holds these "
+    "items fixed; "
     "the wide interval treats them as a sample of probes like these and is the one to "
     "read for a contamination signal. No held-out text is used or shown: only counts and "
     "rates."
