@@ -49,5 +49,6 @@ def reading(figure: Figure) -> str:
             "in every category): on these very items the model does better on public ones."
         )
     if Decimal(figure.value) > 0:
-        return "The gap is positive but both its intervals include zero: no contamination signal."
+        which = "its interval includes" if wide is None else "both its intervals include"
+        return f"The gap is positive but {which} zero: no contamination signal."
     return "The gap is not positive: no contamination signal."
