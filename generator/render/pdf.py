@@ -281,7 +281,8 @@ def render_pdfs(
     sweep_scratch()
     out: dict[str, bytes] = {}
     context = get_context("spawn")
-    events = context.Queue() if progress is not None else None
+    # Only a display that shows notes gets the pages (a plain callback would drop them).
+    events = context.Queue() if callable(getattr(progress, "note", None)) else None
     with (
         tempfile.TemporaryDirectory(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-") as scratch,
         pdf_pages.Listener(events, progress),
