@@ -22,7 +22,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from generator import journal
 from generator.hashing import sha256_file
 from generator.lock import LOCK_FILE
-from generator.publish import SITE_STAMP
+from generator.release import SITE_STAMP
 from generator.staging import STAGING_PREFIX
 from tests.conftest import CliRun
 from tests.factories import git_commit_all, stand_in_pdfs
