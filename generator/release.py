@@ -19,6 +19,7 @@ touches staging, the journal, git, or a key file (a loaded key object is passed 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TypeVar
@@ -27,7 +28,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from generator import __version__, figures
-from generator.canonical import dumps, write_bytes
+from generator.canonical import dumps, write_bytes, write_json
 from generator.errors import CheckFailed, InputError, Problem
 from generator.hashing import sha256_bytes, sha256_file
 from generator.inventory import scan
@@ -188,6 +189,45 @@ def intact(layout: Layout, release: Release) -> bool:
         volume_outputs(layout, release.volume) == release.outputs
         and volume_figures_sha256(layout, release.volume) == release.figures_sha256
     )
+
+
+# -- the site stamp: what a no-op publish relies on ------------------------------------
+
+SITE_STAMP = ".probepress-site.json"
+"""In ``site/``: the digest of what the site was built from, and the volumes whose
+releases were intact then."""
+
+
+def site_digest(layout: Layout) -> str:
+    """Digest of everything the built site is made from (``mkdocs.yml``, ``site_src/``,
+    ``figures/``: frozen pages, PDFs, releases, downloads, registries)."""
+    parts = [f"probepress {__version__}"]
+    for path in [layout.root / "mkdocs.yml", *_files(layout.site_src), *_files(layout.figures_dir)]:
+        if path.is_file() and layout.rel(path) != MANIFEST:  # sealed after the stamp
+            parts.append(f"{layout.rel(path)} {sha256_file(path)}")
+    return sha256_bytes("\n".join(parts).encode("utf-8"))
+
+
+def stamp_site(layout: Layout) -> None:
+    """Write the stamp of the built site: its digest, and every volume whose release is
+    :func:`intact` in it (recomputed here, once per publish)."""
+    releases = [load_release(layout, v) for v in layout.volume_ids()]
+    whole = sorted(r.volume for r in releases if r is not None and intact(layout, r))
+    stamp = {"digest": site_digest(layout), "intact": whole}
+    write_json(layout.site_dir / SITE_STAMP, stamp, layout.root)
+
+
+def sealed_intact(layout: Layout) -> set[str]:
+    """The volumes whose releases were intact when the site was stamped, if nothing the
+    site is made from changed since (then they still are: the same bytes, the same
+    probepress); none when the stamp is missing, unreadable or stale."""
+    try:
+        found = json.loads((layout.site_dir / SITE_STAMP).read_text("utf-8"))
+        if found["digest"] == site_digest(layout):
+            return {v for v in found["intact"] if isinstance(v, str)}
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    return set()
 
 
 # -- signing and the ledger ------------------------------------------------------------
