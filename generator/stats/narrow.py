@@ -89,7 +89,11 @@ def score_bounds(k: FloatArray, n: FloatArray, weights: FloatArray, confidence: 
 
 
 def score_bounds_rows(
-    k: FloatArray, n: FloatArray, weights: FloatArray, confidence: float
+    k: FloatArray,
+    n: FloatArray,
+    weights: FloatArray,
+    confidence: float,
+    sides: tuple[bool, bool] = (True, True),
 ) -> Bounds:
     """``score_bounds`` of each row of ``k`` and ``n`` on its own, in one batch.
 
@@ -103,6 +107,10 @@ def score_bounds_rows(
         n: Draw counts, shape ``(R, J)``; every entry at least 1.
         weights: Non-zero weight of each cell, shape ``(J,)``, shared by every row.
         confidence: Two-sided confidence level in (0, 1).
+        sides: Whether to search the lower and the upper limit; a limit not searched is
+            returned as the estimate (each side's search is on its own, so a limit that
+            is searched is the same either way: the paired comparisons only need the
+            limit nearest zero).
 
     Returns:
         The limits, each of shape ``(R,)``.
@@ -112,7 +120,7 @@ def score_bounds_rows(
     alone = max(1, min(_GRID.size, _WORKING_SET // max(1, cells)))
     block = max(1, min(_GRID.size, _WORKING_SET // max(1, k.size)))
     pooled = pool_single_draws(k, n, weights)
-    return _score_bounds(k, n, weights, confidence, scale, alone, block, pooled)
+    return _score_bounds(k, n, weights, confidence, scale, alone, block, pooled, sides)
 
 
 @dataclass(frozen=True)
@@ -199,10 +207,12 @@ def _score_bounds(
     alone: int,
     block: int,
     pooled: Pooled | None = None,
+    sides: tuple[bool, bool] = (True, True),
 ) -> Bounds:
     """``score_bounds`` with the lambda ``scale`` given (a scalar, or one per row), the
     block size a single problem would use (``alone``: it decides the search steps), the
-    block size to evaluate with (``block``: memory only) and the pooled cells, if any."""
+    block size to evaluate with (``block``: memory only), the pooled cells, if any, and
+    which limits to search (``score_bounds_rows``)."""
     z = float(stats.norm.ppf(0.5 + confidence / 2.0))
     estimate = np.sum(weights * k / n, axis=-1)
     floor = float(np.sum(weights[weights < 0.0]))
@@ -226,7 +236,10 @@ def _score_bounds(
 
     sections = _MAX_SECTIONS if alone >= _MAX_SECTIONS else 1
     limits = []
-    for side, limit in ((1.0, floor), (-1.0, ceiling)):
+    for (side, limit), wanted in zip(((1.0, floor), (-1.0, ceiling)), sides, strict=True):
+        if not wanted:
+            limits.append(estimate)
+            continue
         log_lam, unbounded = _outermost_crossing(
             partial(outside, side=side), estimate.shape, block, sections
         )
