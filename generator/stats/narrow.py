@@ -174,7 +174,7 @@ class _Cells:
         if pooled is not None:
             columns = [columns[0], pooled.k, pooled.n, np.broadcast_to(pooled.multiplier, k.shape)]
         table = np.stack(columns, axis=-1).reshape(-1, len(columns))
-        distinct, inverse = np.unique(table, axis=0, return_inverse=True)
+        distinct, inverse = _distinct_rows(table)
         self.gathered = len(distinct) < cells
         if self.gathered:
             self.weights, self.k, self.n = distinct[:, 0], distinct[:, 1], distinct[:, 2]
@@ -196,6 +196,28 @@ class _Cells:
             return values
         flat = values.reshape(values.shape[0], -1)
         return np.asarray(np.take(flat, self.index, axis=1), dtype=np.float64)
+
+
+def _distinct_rows(table: FloatArray) -> tuple[FloatArray, npt.NDArray[np.int64]]:
+    """``np.unique(table, axis=0, return_inverse=True)``, from one sort per column.
+
+    Each row becomes one integer, its columns' ranks among their own distinct values
+    combined in column order, so the integers sort as the rows do: the distinct rows
+    come out in the same order, with the same inverse. ``np.unique`` over rows sorts a
+    structured view, about twenty times slower at 360,000 rows (the paired comparisons of
+    60 candidates). Falls back to it when the combined ranks could overflow.
+    """
+    codes = np.zeros(table.shape[0], dtype=np.int64)
+    span = 1
+    for column in table.T:
+        values, ranks = np.unique(column, return_inverse=True)
+        span *= len(values)
+        if span >= 1 << 62:
+            found, back = np.unique(table, axis=0, return_inverse=True)
+            return found, np.asarray(back, dtype=np.int64).reshape(-1)
+        codes = codes * len(values) + ranks.reshape(-1)
+    _, first, inverse = np.unique(codes, return_index=True, return_inverse=True)
+    return table[first], np.asarray(inverse, dtype=np.int64).reshape(-1)
 
 
 def _score_bounds(
