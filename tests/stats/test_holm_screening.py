@@ -5,12 +5,14 @@ plain procedure does, every field bit for bit, on synthetic and simulated volume
 from __future__ import annotations
 
 from dataclasses import astuple
+from pathlib import Path
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.stats import holm_separations
+from generator.stats import Separation, holm_separations
 from tests.stats.holm_reference import plain_holm
 
 Counts = tuple[list[int], list[int]]
@@ -78,3 +80,26 @@ def test_distinct_rows_is_unique_over_rows(
     found, inverse = _distinct_rows(table)
     assert np.array_equal(found, expected)
     assert np.array_equal(inverse, np.asarray(back).reshape(-1))
+
+
+def test_same_separations_on_the_example_volumes(
+    example_src: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The counts the figures pass on the example's volumes (real bundles, baselines and
+    unanswered items included) decide the same pairs both ways."""
+    from generator import figures
+    from generator.figures import across
+    from generator.store import Layout
+
+    seen: list[tuple[dict[str, Counts], float]] = []
+
+    def spy(counts: dict[str, Counts], confidence: float) -> list[Separation]:
+        seen.append((counts, confidence))
+        return holm_separations(counts, confidence)
+
+    monkeypatch.setattr(across, "holm_separations", spy)
+    layout = Layout.at(example_src, example_src / ".private", cache=False)
+    for volume in layout.volume_ids():
+        figures.compute(layout, volume)
+    assert seen
+    assert sum(_same(counts, confidence) for counts, confidence in seen) > 0
