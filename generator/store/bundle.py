@@ -2,10 +2,10 @@
 
 Every bundle file is read once: its bytes are hashed (and compared with the manifest)
 while its lines are validated. Draws are kept as small tuples, never as model objects,
-and the values that repeat across rows and bundles (draw keys, status tuples, grader,
-judge and label names) are kept once per volume (``Memo.pool``), so the rows of a
-volume cost about 230 bytes a draw (600 candidates × 103 items × 10 draws: about 150 MB
-instead of 400 MB).
+and the values that repeat across rows and bundles (draw keys, line numbers, status
+tuples, grader, judge and label names) are kept once per volume (``Memo.pool``), so the
+rows of a volume cost about 360 bytes a draw with its verdict and panel votes (600
+candidates × 103 items × 10 draws: about 225 MB instead of 390 MB).
 """
 
 from __future__ import annotations
@@ -67,7 +67,8 @@ class Memo:
     """Tier 0 outcomes by (item, response): a check is a pure function of the two, and
     short responses repeat across draws and candidates."""
     pool: dict[Any, Any] = field(default_factory=dict)
-    """One copy of each draw key, status tuple and name the rows hold (``rows.Pool``):
+    """One copy of each draw key, line number, status tuple and name the rows hold
+    (``rows.Pool``; no booleans, which equal 0 and 1):
     at 618,000 draws, a key and an item name per row are 100 MB of duplicates."""
 
 
@@ -152,7 +153,7 @@ def _read_draws(
                     if len(text) <= MEMO_CHARS:
                         tier0_memo[(item, text)] = tier0
         has_text = response is not None or committed is not None
-        append(new_draw((line, key, statuses, lost, has_text, tier0)))
+        append(new_draw((pool.setdefault(line, line), key, statuses, lost, has_text, tier0)))
 
 
 class _Where(NamedTuple):
@@ -349,7 +350,7 @@ def _read_file(
             key = rows.shared_key(pool, (v.item, v.half, v.draw), new_key)
             marks = None if v.rubric is None else marks_of(v.rubric)
             row = (
-                line,
+                share(line, line),
                 key,
                 v.tier,
                 share(v.grader, v.grader),
@@ -365,7 +366,7 @@ def _read_file(
         for line, p in iter_jsonl(path, PanelVote, shown, problems, bounds, result):
             key = rows.shared_key(pool, (p.item, p.half, p.draw), new_key)
             names = tuple(share(x, x) for x in (p.judge, p.family, p.vote, p.why, p.label))
-            panel.append(new_vote((line, key, *names)))
+            panel.append(new_vote((share(line, line), key, *names)))
     elif name == "qualification.jsonl":
         for line, q in iter_jsonl(path, Qualification, shown, problems, bounds, result):
             bundle.qualification.append(QualificationRow(line, q))

@@ -85,8 +85,9 @@ def dump(draws: list[Any], verdicts: list[Any], panel: list[Any], files: dict[st
 
 
 Pool = dict[Any, Any]
-"""One copy of each value the rows of a volume repeat (draw keys, status tuples, names),
-keyed by itself: rows refer to the copy, so repeats cost a pointer, not an object."""
+"""One copy of each value the rows of a volume repeat (draw keys, line numbers, status
+tuples, names; never booleans, which equal 0 and 1), keyed by itself: rows refer to the
+copy, so repeats cost a pointer, not an object."""
 
 
 def shared_key(pool: Pool, fields: tuple[str, str, int], make: Callable[[Any], Any]) -> Any:
@@ -144,7 +145,9 @@ def restore(
             ):
                 return None
         draws: list[Any] = [
-            tuple.__new__(draw_type, (r[0], new_key(r[1:4]), _shared(share, r[4]), *r[5:]))
+            tuple.__new__(
+                draw_type, (share(r[0], r[0]), new_key(r[1:4]), _shared(share, r[4]), *r[5:])
+            )
             for r in data["draws"]
         ]
         # Rubric grades (the last field) are rare: no call for the rows without them.
@@ -152,7 +155,7 @@ def restore(
             tuple.__new__(
                 verdict_type,
                 (
-                    r[0],
+                    share(r[0], r[0]),
                     new_key(r[1:4]),
                     r[4],
                     share(r[5], r[5]),
@@ -165,7 +168,9 @@ def restore(
             for r in data["verdicts"]
         ]
         panel: list[Any] = [
-            tuple.__new__(vote_type, (r[0], new_key(r[1:4]), *[share(x, x) for x in r[4:]]))
+            tuple.__new__(
+                vote_type, (share(r[0], r[0]), new_key(r[1:4]), *[share(x, x) for x in r[4:]])
+            )
             for r in data["panel"]
         ]
         files = {str(k): str(v) for k, v in data["files"].items()}
