@@ -108,6 +108,18 @@ class Restored(NamedTuple):
     files: dict[str, str]
 
 
+def _shaped(lists: tuple[Any, Any, Any]) -> bool:
+    """Whether draws, verdicts and panel votes are lists of rows of their widths, each
+    starting with an ``int`` line number (a ``bool`` in a damaged entry would enter the
+    pool as 0 or 1 for every row after it)."""
+    for found, width in zip(lists, (8, 11, 9), strict=True):
+        if not isinstance(found, list) or any(
+            not isinstance(r, list) or len(r) != width or type(r[0]) is not int for r in found
+        ):
+            return False
+    return True
+
+
 def _shared(share: Callable[[Any, Any], Any], statuses: list[Any]) -> Any:
     """The pooled tuple of a draw's statuses (a list in the entry)."""
     found = tuple(statuses)
@@ -138,12 +150,8 @@ def restore(
 
     try:
         data = json.loads(raw)
-        lists = data["draws"], data["verdicts"], data["panel"]
-        for found, width in zip(lists, (8, 11, 9), strict=True):
-            if not isinstance(found, list) or any(
-                not isinstance(r, list) or len(r) != width for r in found
-            ):
-                return None
+        if not _shaped((data["draws"], data["verdicts"], data["panel"])):
+            return None
         draws: list[Any] = [
             tuple.__new__(
                 draw_type, (share(r[0], r[0]), new_key(r[1:4]), _shared(share, r[4]), *r[5:])
