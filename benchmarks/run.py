@@ -64,8 +64,9 @@ from importlib import metadata
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-BIN = Path(sys.executable).parent
-PROBEPRESS = BIN / "probepress"
+PROBEPRESS = (sys.executable, "-c", "from generator.cli import main; main()")
+"""The CLI, started the way the ``probepress`` script starts it, with the ``generator``
+package of this checkout (``ENV``'s ``PYTHONPATH``) or of ``--code``."""
 FLOOR = Path(__file__).resolve().parent / "floor.py"
 RESULTS = Path(__file__).resolve().parent / "RESULTS.md"
 VOLUME = "vol-001"
@@ -76,7 +77,7 @@ GIT_CONFIG = (
     *("-c", "user.email=bench@localhost"),
     *("-c", "commit.gpgsign=false"),
 )
-ENV = {**os.environ, "NO_COLOR": "1", "COLUMNS": "160"}
+ENV = {**os.environ, "NO_COLOR": "1", "COLUMNS": "160", "PYTHONPATH": str(REPO)}
 SITE_FILES = ("mkdocs.yml", "site_src/assets", "site_src/overrides", "site_src/downloads/schemas")
 """What the scaled root copies from the repository to build a site, besides the
 hand-written pages (``site_src/*.md``)."""
@@ -219,7 +220,7 @@ class Bench:
         self.count = 0
 
     def cli(self, *args: str, root: Path | None = None) -> list[str | Path]:
-        return [PROBEPRESS, "--root", root or self.root, "--private", self.private, *args]
+        return [*PROBEPRESS, "--root", root or self.root, "--private", self.private, *args]
 
     def log(self, step: str) -> Path:
         self.count += 1
@@ -337,7 +338,7 @@ class Bench:
         exit codes that mean success."""
         row = Row(name, self.candidates)
         command, argv = args[0], self.cli(*args, root=root)
-        probe = run([PROBEPRESS, command, "--help"], REPO, self.log(f"{command}-help"))
+        probe = run([*PROBEPRESS, command, "--help"], REPO, self.log(f"{command}-help"))
         if probe.code != 0:
             row.skipped = f"`probepress {command}` is not available yet"
             say(f"  {name}: skipped ({row.skipped})")
@@ -524,9 +525,6 @@ def main(argv: list[str] | None = None) -> int:
         "earlier commit, for before/after numbers): put first on PYTHONPATH",
     )
     args = parser.parse_args(argv)
-    if not PROBEPRESS.exists():
-        print(f"bench: {PROBEPRESS} not found; run `make bench` (it installs the venv)")
-        return 2
     if args.code is not None:
         if not (args.code / "generator" / "__init__.py").is_file():
             print(f"bench: {args.code} holds no generator package")

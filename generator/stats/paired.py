@@ -17,14 +17,23 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
+import numpy.typing as npt
 from scipy import special  # scipy.stats costs twice the import for its quantiles
 
-from generator.stats._arrays import ArrayLike, Bounds, FloatArray, check_confidence
-from generator.stats.differences import narrow_differences
+from generator.stats import narrow
+from generator.stats._arrays import (
+    ArrayLike,
+    Bounds,
+    Counts,
+    FloatArray,
+    as_counts,
+    check_confidence,
+)
 from generator.stats.errors import StatsError
-from generator.stats.intervals import Interval
+from generator.stats.intervals import _mean_fraction
 
 _BISECTIONS = 60
 
@@ -72,8 +81,8 @@ class Separation:
         better: Name of the candidate with the lower failure rate.
         worse: Name of the other.
         difference: ``rate(better) - rate(worse)`` on the items both answered (negative).
-        lo: Lower limit of that difference at ``level``.
-        hi: Upper limit (below zero: the separation).
+        hi: Upper limit of that difference at ``level`` (below zero: the separation). It
+            is the limit that decides; the far one is not computed.
         level: Per-comparison confidence at the Holm step that decided the pair.
         items: Items both candidates answered, over which the difference is taken.
     """
@@ -81,10 +90,44 @@ class Separation:
     better: str
     worse: str
     difference: float
-    lo: float
     hi: float
     level: float
     items: int
+
+
+class _Pair(NamedTuple):
+    """Two candidates (positions in ``_Candidates``) on the items both answered."""
+
+    first: int
+    second: int
+    shared: npt.NDArray[np.bool_] | None
+    """The items both answered (None: every item)."""
+
+
+class _Candidates(NamedTuple):
+    """Names and counts of the candidates, in name order, and every pair to compare."""
+
+    names: list[str]
+    k: list[FloatArray]
+    n: list[FloatArray]
+    pairs: list[_Pair]
+
+    def cells(self, pair: _Pair) -> tuple[FloatArray, FloatArray]:
+        """Fail and draw counts of a pair's narrow difference: first's items, second's."""
+        k_a, n_a, k_b, n_b = (
+            self.k[pair.first],
+            self.n[pair.first],
+            self.k[pair.second],
+            self.n[pair.second],
+        )
+        if pair.shared is not None:
+            k_a, n_a, k_b, n_b = (x[pair.shared] for x in (k_a, n_a, k_b, n_b))
+        return np.concatenate([k_a, k_b]), np.concatenate([n_a, n_b])
+
+
+CHUNK = 4096
+"""Pairs evaluated per batch: the cells of one batch, not of all pairs, are in memory
+(at 600 candidates, 180,000 pairs of 206 cells would be 1.2 GB per array)."""
 
 
 def holm_separations(
@@ -102,6 +145,14 @@ def holm_separations(
     order is wrong is at most ``alpha`` across all pairs at once (Holm 1979, Scandinavian
     Journal of Statistics 6:65-70), whatever the dependence between the comparisons.
 
+    Two shortcuts make it cheaper without changing a single decision (issue 19; a test
+    compares it with the plain procedure): only the limit on zero's side of the estimate
+    is searched (the other cannot exclude zero), and a pair whose interval still holds
+    zero at ``familywise_confidence`` itself, the lowest level any step can reach, is
+    counted in ``r`` but not evaluated again (the limit search is monotone in the level:
+    a point outside at a higher level is outside at every lower one, so its limit at a
+    later step could only be nearer the estimate).
+
     Args:
         counts: Per candidate, fail counts and usable draws per item, on one shared item
             list (an item with no usable draw has ``n == 0``).
@@ -115,39 +166,102 @@ def holm_separations(
         StatsError: The item lists differ in length, or a count is invalid.
     """
     alpha = 1.0 - check_confidence(familywise_confidence)
-    names = sorted(counts)
-    arrays = {name: _item_counts(name, *counts[name]) for name in names}
-    sizes = {a.size for a, _ in arrays.values()}
-    if len(sizes) > 1:
-        raise StatsError("paired comparisons: every candidate needs the same item list")
-    pairs = []
-    for i, first in enumerate(names):
-        for second in names[i + 1 :]:
-            (k_a, n_a), (k_b, n_b) = arrays[first], arrays[second]
-            both = (n_a > 0) & (n_b > 0)
-            if both.any():
-                pairs.append(((first, second), (k_a[both], n_a[both], k_b[both], n_b[both])))
+    every = _candidates(counts)
+    pairs = every.pairs
+    remaining = len(pairs)
+    hopeful = list(range(len(pairs)))
     found: list[Separation] = []
-    while pairs:
-        level = 1.0 - alpha / len(pairs)
-        intervals = narrow_differences([sides for _, sides in pairs], paired=True, confidence=level)
-        kept = []
-        for ((first, second), sides), iv in zip(pairs, intervals, strict=True):
-            if iv.hi < 0.0 or iv.lo > 0.0:
-                found.append(_separation(first, second, iv, level, len(sides[0])))
-            else:
-                kept.append(((first, second), sides))
-        if len(kept) == len(pairs):
+    while hopeful:
+        level = 1.0 - alpha / remaining
+        limits = _decisive_limits(every, [pairs[i] for i in hopeful], level)
+        kept = [i for i, limit in zip(hopeful, limits, strict=True) if limit is None]
+        for i, limit in zip(hopeful, limits, strict=True):
+            if limit is not None:
+                found.append(_separation(every, pairs[i], limit, level))
+        if len(kept) == len(hopeful):
             break
-        pairs = kept
+        remaining -= len(hopeful) - len(kept)
+        if len(hopeful) == len(pairs) and kept and remaining > 1:  # after the first step
+            floor = _decisive_limits(every, [pairs[i] for i in kept], 1.0 - alpha)
+            kept = [i for i, limit in zip(kept, floor, strict=True) if limit is not None]
+        hopeful = kept
     return sorted(found, key=lambda s: (s.better, s.worse))
 
 
-def _separation(first: str, second: str, iv: Interval, level: float, items: int) -> Separation:
-    """The separation of ``first`` and ``second`` from the interval of first minus second."""
-    if iv.hi < 0.0:
-        return Separation(first, second, iv.estimate, iv.lo, iv.hi, level, items)
-    return Separation(second, first, -iv.estimate, -iv.hi, -iv.lo, level, items)
+def _candidates(counts: Mapping[str, tuple[ArrayLike, ArrayLike]]) -> _Candidates:
+    """Every candidate's counts checked, and every pair with a shared item."""
+    names = sorted(counts)
+    arrays = [_item_counts(name, *counts[name]) for name in names]
+    sizes = {a.size for a, _ in arrays}
+    if len(sizes) > 1:
+        raise StatsError("paired comparisons: every candidate needs the same item list")
+    for name, (k, n) in zip(names, arrays, strict=True):
+        answered = n > 0
+        as_counts(k[answered], n[answered], min_items=0, what=f"paired comparisons: {name}")
+    pairs = []
+    for i in range(len(names)):
+        for j in range(i + 1, len(names)):
+            both = (arrays[i][1] > 0) & (arrays[j][1] > 0)
+            if both.all():
+                pairs.append(_Pair(i, j, None))
+            elif both.any():
+                pairs.append(_Pair(i, j, both))
+    return _Candidates(names, [k for k, _ in arrays], [n for _, n in arrays], pairs)
+
+
+def _decisive_limits(every: _Candidates, pairs: list[_Pair], level: float) -> list[float | None]:
+    """Per pair, the limit of its narrow difference nearest zero when it excludes zero
+    at ``level`` (the upper one when the difference is negative), else None.
+
+    The limits are those of ``narrow_differences`` bit for bit: the same cells, weights
+    and batched search (``narrow.score_bounds_rows``, whose rows are independent), only
+    the far side left out, ``CHUNK`` pairs at a time.
+    """
+    out: list[float | None] = [None] * len(pairs)
+    groups: dict[int, list[int]] = {}
+    for i, pair in enumerate(pairs):
+        size = len(every.k[0]) if pair.shared is None else int(np.count_nonzero(pair.shared))
+        groups.setdefault(size, []).append(i)
+    for size, members in groups.items():
+        weights = np.concatenate([np.full(size, 1.0 / size), np.full(size, -1.0 / size)])
+        for start in range(0, len(members), CHUNK):
+            chunk = members[start : start + CHUNK]
+            built = [every.cells(pairs[i]) for i in chunk]
+            k = np.stack([x for x, _ in built])
+            n = np.stack([y for _, y in built])
+            for i, value in zip(chunk, _toward_zero(k, n, weights, level), strict=True):
+                out[i] = value
+    return out
+
+
+def _toward_zero(
+    k: FloatArray, n: FloatArray, weights: FloatArray, level: float
+) -> list[float | None]:
+    """``_decisive_limits`` of the rows of one batch."""
+    out: list[float | None] = [None] * len(k)
+    estimate = np.sum(weights * k / n, axis=-1)  # as the search computes it
+    for side, rows in (((False, True), estimate < 0.0), ((True, False), estimate > 0.0)):
+        if not rows.any():
+            continue
+        bounds = narrow.score_bounds_rows(k[rows], n[rows], weights, level, side)
+        limit = bounds.hi if side[1] else bounds.lo
+        excluded = limit < 0.0 if side[1] else limit > 0.0
+        for i, value, outside in zip(np.flatnonzero(rows), limit, excluded, strict=True):
+            if outside:
+                out[i] = float(value)
+    return out
+
+
+def _separation(every: _Candidates, pair: _Pair, limit: float, level: float) -> Separation:
+    """The separation of a pair from the limit of first minus second nearest zero."""
+    k, n = every.cells(pair)
+    items = k.size // 2
+    a, b = Counts(k[:items], n[:items]), Counts(k[items:], n[items:])
+    difference = _mean_fraction(a) - _mean_fraction(b)
+    first, second = every.names[pair.first], every.names[pair.second]
+    if limit < 0.0:
+        return Separation(first, second, difference, limit, level, items)
+    return Separation(second, first, -difference, -limit, level, items)
 
 
 def _item_counts(name: str, k: ArrayLike, n: ArrayLike) -> tuple[FloatArray, FloatArray]:

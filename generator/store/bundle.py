@@ -1,14 +1,18 @@
 """Read one scan bundle in a single streaming pass into compact rows.
 
 Every bundle file is read once: its bytes are hashed (and compared with the manifest)
-while its lines are validated. Draws are kept as small tuples, never as model objects, so
-memory stays bounded at 60 candidates × 103 items × 10 draws.
+while its lines are validated. Draws are kept as small tuples, never as model objects,
+and the values that repeat across rows and bundles (draw keys, line numbers, status
+tuples, grader, judge and label names) are kept once per volume (``Memo.pool``), so the
+rows of a volume cost about 360 bytes a draw with its verdict and panel votes (600
+candidates × 103 items × 10 draws: about 225 MB instead of 390 MB).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from generator.commitments import response_commitment
 from generator.models.bank import NumberCheck, PatternCheck
@@ -51,11 +55,21 @@ from generator.tier0 import run_check
 MANIFEST = "bundle.json"
 
 
-Tier0Memo = dict[tuple[str, str], bool]
-"""Tier 0 outcomes by (item, response): a check is a pure function of the two, and
-short responses repeat across draws and candidates."""
 MEMO_CHARS = 2000
 """Only responses up to this long are remembered, so the memo stays small."""
+
+
+@dataclass
+class Memo:
+    """What the bundles of one volume (one bank) share while they are read."""
+
+    tier0: dict[tuple[str, str], bool] = field(default_factory=dict)
+    """Tier 0 outcomes by (item, response): a check is a pure function of the two, and
+    short responses repeat across draws and candidates."""
+    pool: dict[Any, Any] = field(default_factory=dict)
+    """One copy of each draw key, line number, status tuple and name the rows hold
+    (``rows.Pool``; no booleans, which equal 0 and 1):
+    at 618,000 draws, a key and an item name per row are 100 MB of duplicates."""
 
 
 class PrivateText(NamedTuple):
@@ -89,7 +103,7 @@ def _read_draws(
     bounds: Bounds,
     problems: Problems,
     result: StreamResult,
-    tier0_memo: Tier0Memo,
+    memo: Memo,
 ) -> None:
     shown = bundle.shown(layout, "draws.jsonl")
     private = (
@@ -99,14 +113,16 @@ def _read_draws(
     heldout = bank.heldout
     checks: dict[str, NumberCheck | PatternCheck | None] = {}
     append = bundle.draws.append
+    tier0_memo, pool = memo.tier0, memo.pool
     for line, draw in iter_jsonl(
         bundle.directory / "draws.jsonl", Draw, shown, problems, bounds, result
     ):
-        item = draw.item
-        key = new_key((item, draw.half, draw.draw))
+        key = rows.shared_key(pool, (draw.item, draw.half, draw.draw), new_key)
+        item = key.item
         text = response = draw.response
         committed = draw.response_commitment
         statuses = tuple([a.status for a in draw.attempts])
+        statuses = pool.setdefault(statuses, statuses)
         lost = statuses[-1] in LOST_STATUSES  # Draw.lost, without two property calls
         if item in heldout:
             if response is not None:
@@ -137,7 +153,7 @@ def _read_draws(
                     if len(text) <= MEMO_CHARS:
                         tier0_memo[(item, text)] = tier0
         has_text = response is not None or committed is not None
-        append(new_draw((line, key, statuses, lost, has_text, tier0)))
+        append(new_draw((pool.setdefault(line, line), key, statuses, lost, has_text, tier0)))
 
 
 class _Where(NamedTuple):
@@ -193,19 +209,19 @@ def scan_bundle(
     bank: Bank,
     bounds: Bounds,
     problems: Problems,
-    tier0_memo: Tier0Memo | None = None,
+    memo: Memo | None = None,
     bank_key: str | None = None,
     remember: list[tuple[str, bytes]] | None = None,
 ) -> BundleData | None:
     """Validate and summarise ``bundles/<volume>/<slug>/``; report every problem.
 
-    ``tier0_memo`` may be shared by the bundles of one volume (same bank). With
+    ``memo`` may be shared by the bundles of one volume (same bank). With
     ``bank_key`` (``rows.bank_key``) and the result cache on, a bundle whose exact bytes
     read without problems before is restored from the cache (``generator.store.rows``);
     one read in full without problems is added to ``remember`` as a cache entry (stored
     by the caller, ``load_volume`` only once the whole volume read without problems).
     """
-    tier0_memo = {} if tier0_memo is None else tier0_memo
+    memo = Memo() if memo is None else memo
     reported = len(problems.items)
     store = layout.cache
     found = (
@@ -214,8 +230,9 @@ def scan_bundle(
         else None
     )
     raw = store.get(rows.NAMESPACE, found[0]) if store is not None and found else None
-    restored = rows.restore(raw, DrawKey, DrawRow, VerdictRow, PanelRow) if raw else None
-    bundle = _scan(layout, volume, slug, bank, bounds, problems, tier0_memo, restored)
+    types = (DrawKey, DrawRow, VerdictRow, PanelRow)
+    restored = rows.restore(raw, *types, pool=memo.pool) if raw else None
+    bundle = _scan(layout, volume, slug, bank, bounds, problems, memo, restored)
     if (
         remember is not None
         and found is not None
@@ -236,7 +253,7 @@ def _scan(
     bank: Bank,
     bounds: Bounds,
     problems: Problems,
-    tier0_memo: Tier0Memo,
+    memo: Memo,
     restored: rows.Restored | None,
 ) -> BundleData | None:
     """``scan_bundle`` proper; ``restored``: rows and hashes of draws, verdicts and panel
@@ -266,7 +283,7 @@ def _scan(
             result = StreamResult(sha256=restored.files[name], size=size, complete=True)
         else:
             result = _read_file(
-                bundle, name, path, shown, layout, bank, volume, bounds, problems, tier0_memo
+                bundle, name, path, shown, layout, bank, volume, bounds, problems, memo
             )
         if result.complete:
             bundle.file_sha256[name] = result.sha256
@@ -319,34 +336,37 @@ def _read_file(
     volume: str,
     bounds: Bounds,
     problems: Problems,
-    tier0_memo: Tier0Memo,
+    memo: Memo,
 ) -> StreamResult:
     """Read one listed file into the bundle's rows; what the stream saw (hash, size)."""
     result = StreamResult()
+    pool = memo.pool
+    share = pool.setdefault
     if name == "draws.jsonl":
-        _read_draws(bundle, layout, bank, volume, bounds, problems, result, tier0_memo)
+        _read_draws(bundle, layout, bank, volume, bounds, problems, result, memo)
     elif name == "verdicts.jsonl":
         verdicts = bundle.verdicts
         for line, v in iter_jsonl(path, Verdict, shown, problems, bounds, result):
-            key = new_key((v.item, v.half, v.draw))
+            key = rows.shared_key(pool, (v.item, v.half, v.draw), new_key)
             marks = None if v.rubric is None else marks_of(v.rubric)
             row = (
-                line,
+                share(line, line),
                 key,
                 v.tier,
-                v.grader,
-                v.verdict,
+                share(v.grader, v.grader),
+                share(v.verdict, v.verdict),
                 v.borderline,
                 bool(v.evidence),
-                v.label,
+                share(v.label, v.label),
                 marks,
             )
             verdicts.append(new_verdict(row))
     elif name == "panel.jsonl":
         panel = bundle.panel
         for line, p in iter_jsonl(path, PanelVote, shown, problems, bounds, result):
-            key = new_key((p.item, p.half, p.draw))
-            panel.append(new_vote((line, key, p.judge, p.family, p.vote, p.why, p.label)))
+            key = rows.shared_key(pool, (p.item, p.half, p.draw), new_key)
+            names = tuple(share(x, x) for x in (p.judge, p.family, p.vote, p.why, p.label))
+            panel.append(new_vote((share(line, line), key, *names)))
     elif name == "qualification.jsonl":
         for line, q in iter_jsonl(path, Qualification, shown, problems, bounds, result):
             bundle.qualification.append(QualificationRow(line, q))

@@ -172,7 +172,7 @@ def read_regular(path: Path, shown: str, problems: Reporter, max_bytes: int) -> 
     if handle is None:
         return None
     with handle:
-        data = handle.read(max_bytes + 1)
+        data = _read_at_most(handle, max_bytes + 1)
     if len(data) > max_bytes:
         problems.add(
             shown,
@@ -182,3 +182,22 @@ def read_regular(path: Path, shown: str, problems: Reporter, max_bytes: int) -> 
         )
         return None
     return data
+
+
+_STEP = 1 << 20
+
+
+def _read_at_most(handle: BinaryIO, limit: int) -> bytes:
+    """Up to ``limit`` bytes of ``handle``: the size ``fstat`` gives and one byte more at
+    first, then in 1 MiB steps while it grows. ``read(limit)`` alone allocates ``limit``
+    bytes before reading (a cache entry is read under a 1 GiB bound: 1 GiB per read)."""
+    size = os.fstat(handle.fileno()).st_size
+    data = handle.read(min(limit, size + 1))
+    if len(data) <= size:
+        return data
+    parts = [data]
+    got = len(data)
+    while got < limit and (more := handle.read(min(_STEP, limit - got))):
+        parts.append(more)
+        got += len(more)
+    return b"".join(parts)

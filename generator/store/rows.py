@@ -16,6 +16,7 @@ lines) are always read from the files themselves.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import astuple
 from functools import partial
 from typing import Any, NamedTuple
@@ -83,6 +84,21 @@ def dump(draws: list[Any], verdicts: list[Any], panel: list[Any], files: dict[st
     ).encode()
 
 
+Pool = dict[Any, Any]
+"""One copy of each value the rows of a volume repeat (draw keys, line numbers, status
+tuples, names; never booleans, which equal 0 and 1), keyed by itself: rows refer to the
+copy, so repeats cost a pointer, not an object."""
+
+
+def shared_key(pool: Pool, fields: tuple[str, str, int], make: Callable[[Any], Any]) -> Any:
+    """The draw key ``make(fields)`` from ``pool`` (added on first sight). A named tuple
+    equals the plain tuple of its fields and hashes like it, so the plain one finds it."""
+    key = pool.get(fields)
+    if key is None:
+        key = pool[fields] = make(fields)
+    return key
+
+
 class Restored(NamedTuple):
     """A bundle's rows from the cache, and the SHA-256 of the files they came from."""
 
@@ -92,26 +108,54 @@ class Restored(NamedTuple):
     files: dict[str, str]
 
 
+def _shaped(lists: tuple[Any, Any, Any]) -> bool:
+    """Whether draws, verdicts and panel votes are lists of rows of their widths, each
+    starting with an ``int`` line number (a ``bool`` in a damaged entry would enter the
+    pool as 0 or 1 for every row after it)."""
+    for found, width in zip(lists, (8, 11, 9), strict=True):
+        if not isinstance(found, list) or any(
+            not isinstance(r, list) or len(r) != width or type(r[0]) is not int for r in found
+        ):
+            return False
+    return True
+
+
+def _shared(share: Callable[[Any, Any], Any], statuses: list[Any]) -> Any:
+    """The pooled tuple of a draw's statuses (a list in the entry)."""
+    found = tuple(statuses)
+    return share(found, found)
+
+
 FILES = ("draws.jsonl", "verdicts.jsonl", "panel.jsonl")
 """The bundle files whose rows an entry holds."""
 
 
 def restore(
-    raw: bytes, key_type: type, draw_type: type, verdict_type: type, vote_type: type
+    raw: bytes,
+    key_type: type,
+    draw_type: type,
+    verdict_type: type,
+    vote_type: type,
+    pool: Pool | None = None,
 ) -> Restored | None:
     """Rows from ``dump`` as the given named tuples (``generator.store.bundle``'s, passed
-    in because that module imports this one); None if the entry is damaged."""
-    new_key = partial(tuple.__new__, key_type)
+    in because that module imports this one); None if the entry is damaged. Repeated
+    keys, status tuples and names are taken from ``pool`` (``shared_key``)."""
+    make = partial(tuple.__new__, key_type)
+    pool = {} if pool is None else pool
+    share = pool.setdefault
+
+    def new_key(fields: list[Any]) -> Any:
+        return shared_key(pool, tuple(fields), make)
+
     try:
         data = json.loads(raw)
-        lists = data["draws"], data["verdicts"], data["panel"]
-        for found, width in zip(lists, (8, 11, 9), strict=True):
-            if not isinstance(found, list) or any(
-                not isinstance(r, list) or len(r) != width for r in found
-            ):
-                return None
+        if not _shaped((data["draws"], data["verdicts"], data["panel"])):
+            return None
         draws: list[Any] = [
-            tuple.__new__(draw_type, (r[0], new_key(r[1:4]), tuple(r[4]), *r[5:]))
+            tuple.__new__(
+                draw_type, (share(r[0], r[0]), new_key(r[1:4]), _shared(share, r[4]), *r[5:])
+            )
             for r in data["draws"]
         ]
         # Rubric grades (the last field) are rare: no call for the rows without them.
@@ -119,16 +163,23 @@ def restore(
             tuple.__new__(
                 verdict_type,
                 (
-                    r[0],
+                    share(r[0], r[0]),
                     new_key(r[1:4]),
-                    *r[4:10],
+                    r[4],
+                    share(r[5], r[5]),
+                    share(r[6], r[6]),
+                    *r[7:9],
+                    share(r[9], r[9]),
                     None if r[10] is None else marks_from_json(r[10]),
                 ),
             )
             for r in data["verdicts"]
         ]
         panel: list[Any] = [
-            tuple.__new__(vote_type, (r[0], new_key(r[1:4]), *r[4:])) for r in data["panel"]
+            tuple.__new__(
+                vote_type, (share(r[0], r[0]), new_key(r[1:4]), *[share(x, x) for x in r[4:]])
+            )
+            for r in data["panel"]
         ]
         files = {str(k): str(v) for k, v in data["files"].items()}
     except (ValueError, KeyError, TypeError, IndexError, AttributeError, RecursionError):

@@ -14,7 +14,7 @@ from generator.models.volume import CandidateRef, Volume
 from generator.progress import Progress, expect
 from generator.store import rows
 from generator.store.bank import Bank, load_bank
-from generator.store.bundle import Tier0Memo, scan_bundle
+from generator.store.bundle import Memo, scan_bundle
 from generator.store.jsonl import Bounds, Locator, Problems, load_document
 from generator.store.paths import Layout, file_name_problem
 from generator.store.rowtypes import BundleData
@@ -152,7 +152,7 @@ def _read_bundles(
 ) -> list[tuple[str, bytes]]:
     """Read each candidate's bundle into ``data``; the cache entries to store if all is well."""
     layout, bank = data.layout, data.bank
-    tier0_memo: Tier0Memo = {}
+    memo = Memo()
     remembered = rows.bank_key(layout, bool(bank.private)) if layout.cache is not None else None
     entries: list[tuple[str, bytes]] = []
     owners = _bundle_owners(layout, data.volume, bounds, problems)
@@ -162,7 +162,7 @@ def _read_bundles(
             if progress is not None:
                 progress(slug)
             bundle = scan_bundle(
-                layout, volume_id, slug, bank, bounds, problems, tier0_memo, remembered, entries
+                layout, volume_id, slug, bank, bounds, problems, memo, remembered, entries
             )
             if bundle is not None:
                 data.bundles[slug] = bundle
