@@ -33,12 +33,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
 
 from generator.stats import narrow
 from generator.stats._arrays import ArrayLike, Counts, as_counts, check_confidence
 from generator.stats.errors import StatsError
 from generator.stats.intervals import Interval, _narrow_declared
+from generator.stats.wide import t_quantile
 
 GAP_NARROW_METHOD = "stratified-binomial-mean-score"
 GAP_WIDE_METHOD = "stratified-pooled-t-item-fractions"
@@ -179,7 +179,7 @@ def pooled_t(strata: Sequence[Stratum], level: float) -> PooledT | None:
             squares += float(np.sum((x - np.mean(x)) ** 2))
             spread += w * w / side.k.size
     variance = squares / df
-    half = float(stats.t.ppf(0.5 + level / 2.0, df)) * float(np.sqrt(variance * spread))
+    half = float(t_quantile(0.5 + level / 2.0, np.asarray(df))) * float(np.sqrt(variance * spread))
     return PooledT(estimate - half, estimate + half, df, variance)
 
 
