@@ -64,9 +64,10 @@ lint: venv
 typecheck: venv
 	$(BIN)/mypy
 
-# Two workers on the two cores; a test module stays on one worker so its fixtures build once.
+# Two workers on the two cores; a test module stays on one worker so its fixtures build once,
+# slowest modules first (tests/conftest.py); CI prints the 25 slowest tests.
 pytest: venv system-deps
-	$(BIN)/python -m pytest -n 2 --dist loadfile
+	$(BIN)/python -m pytest -n 2 --dist loadfile --no-loadscope-reorder --durations=25
 
 test: lint typecheck pytest
 

@@ -9,6 +9,7 @@ hides a cycle until the day someone moves it); ``TYPE_CHECKING`` blocks are excl
 from __future__ import annotations
 
 import ast
+import functools
 import subprocess
 import sys
 from pathlib import Path
@@ -147,7 +148,7 @@ def _python(script: str, *args: str) -> str:
         text=True,
         check=False,
         cwd=PACKAGE.parent,
-        timeout=600,
+        timeout=1800,  # a loaded machine; a quiet one takes well under a minute
     )
     assert done.returncode == 0, done.stderr[-2000:]
     return done.stdout.strip()
@@ -157,9 +158,16 @@ BASE = ("generator", "generator.models")
 """The package modules the second pass preloads, with every module under them."""
 
 
+@functools.cache
+def _libraries() -> str:
+    """The third-party libraries the whole package imports (read once per test process:
+    importing every module to list them costs seconds)."""
+    return _python(_LIBRARIES, *sorted(MODULES))
+
+
 def _failing_first(names: list[str]) -> str:
     """Modules that fail when imported first, one line each with the error."""
-    libraries = _python(_LIBRARIES, *sorted(MODULES))
+    libraries = _libraries()
     base = [n for n in names if n in BASE or n.startswith("generator.models.")]
     rest = [n for n in names if n not in base]
     preload = ",".join(sorted(n for n in MODULES if n in BASE or n.startswith("generator.models.")))

@@ -165,36 +165,44 @@ def test_forged_key_and_swapped_pub_fail(pub: Path, keys: dict[str, Path]) -> No
     assert verify(pub, str(pub / "site"), *trusted(keys)).exit_code == 1
 
 
-@pytest.mark.parametrize(
-    ("target", "expected"),
-    [
-        (RELEASE, f"{RELEASE}: is missing, though its frozen files in figures/fingerprints.json"),
-        (
-            "site_src/downloads/SHA256SUMS",
-            "site_src/downloads/SHA256SUMS: is missing (a deleted ledger)",
+LEDGERS = {
+    # Deleted together where no finding of one depends on another being present (the
+    # release's finding names the fingerprint registry, the registry's the release).
+    "release-sums-manifest": {
+        RELEASE: f"{RELEASE}: is missing, though its frozen files in figures/fingerprints.json",
+        "site_src/downloads/SHA256SUMS": (
+            "site_src/downloads/SHA256SUMS: is missing (a deleted ledger)"
         ),
-        (
-            "figures/fingerprints.json",
-            "figures/fingerprints.json: the fingerprint registry is missing (a deleted ledger)",
+        MANIFEST: (
+            f"{MANIFEST}: the site manifest is missing: the published files are covered by none"
         ),
-        (
-            "figures/releases.json",
-            f"figures/releases.json: the release ledger is missing, yet {RELEASE} is signed",
+    },
+    "registries": {
+        "figures/fingerprints.json": (
+            "figures/fingerprints.json: the fingerprint registry is missing (a deleted ledger)"
         ),
-        (
-            MANIFEST,
-            f"{MANIFEST}: the site manifest is missing: the published files are covered by none",
+        "figures/releases.json": (
+            f"figures/releases.json: the release ledger is missing, yet {RELEASE} is signed"
         ),
-    ],
-)
+    },
+}
+"""Ledgers deleted in one copy of the publication, each with the finding it must give (one
+verify run with trust and one without per group: verify collects every finding)."""
+
+
+@pytest.mark.parametrize("deleted", LEDGERS.values(), ids=list(LEDGERS))
 def test_a_deleted_ledger_is_a_finding(
-    pub: Path, keys: dict[str, Path], target: str, expected: str
+    pub: Path, keys: dict[str, Path], deleted: dict[str, str]
 ) -> None:
-    (pub / target).unlink()
+    for target in deleted:
+        (pub / target).unlink()
     bad = verify(pub, *trusted(keys))
     assert bad.exit_code == 1
-    assert expected in bad.stderr, bad.stderr[:3000]
-    assert verify(pub).exit_code == 1  # a finding with or without trust
+    untrusted = verify(pub)
+    assert untrusted.exit_code == 1  # a finding with or without trust
+    for expected in deleted.values():
+        assert expected in bad.stderr, bad.stderr[:3000]
+        assert expected in untrusted.stderr, untrusted.stderr[:3000]
 
 
 def test_stripped_signatures_and_key_are_a_downgrade(pub: Path, keys: dict[str, Path]) -> None:
@@ -219,25 +227,6 @@ def test_stripped_signatures_and_key_are_a_downgrade(pub: Path, keys: dict[str, 
     assert f"{MANIFEST}: is unsigned, but figures/releases.json records signed volumes" in (
         untrusted.stderr
     )
-
-
-def test_a_download_edited_with_its_sums_line_fails(pub: Path, keys: dict[str, Path]) -> None:
-    name = "bank_v1_public.jsonl"
-    for folder in ("site_src/downloads", "site/downloads"):
-        path = pub / folder / name
-        path.write_bytes(path.read_bytes() + b'{"id": "planted"}\n')
-        sums = pub / folder / "SHA256SUMS"
-        lines = [
-            f"{sha256_file(path)}  {name}" if line.endswith(f"  {name}") else line
-            for line in sums.read_text("utf-8").splitlines()
-        ]
-        sums.write_text("\n".join(lines) + "\n", "utf-8")
-    bad = verify(pub, *trusted(keys))
-    assert bad.exit_code == 1
-    assert f"site_src/downloads/{name}: differs from the site manifest [integrity]" in bad.stderr
-    assert "site_src/downloads/SHA256SUMS: differs from the site manifest" in bad.stderr
-    on_site = verify(pub, str(pub / "site"), *trusted(keys))
-    assert f"downloads/{name}: differs from the site manifest" in on_site.stderr
 
 
 BUILT = ("site", "site_src/downloads/bundles", "site_src/overrides", "site_src/assets")
@@ -267,38 +256,56 @@ def test_a_clean_clone_verifies_and_checks_the_bundles_against_bundles(
     assert f"{BUNDLE}: differs from {RELEASE} [integrity]" in bad.stderr
 
 
-def test_a_built_copy_of_a_bundle_is_checked_too(pub: Path, keys: dict[str, Path]) -> None:
+PAGES = (
+    "site/volumes/vol-001/index.html",  # the MkDocs results page
+    "site/search/search_index.json",
+    "site/findings.html",  # a hand-written page that cites findings
+)
+DOWNLOAD = "bank_v1_public.jsonl"
+
+
+def _edit_download_and_its_sums_line(pub: Path) -> None:
+    """Append a line to a download, in site_src/ and in the built site, and rewrite its
+    SHA256SUMS line to match (a tamperer covering their tracks)."""
+    for folder in ("site_src/downloads", "site/downloads"):
+        path = pub / folder / DOWNLOAD
+        path.write_bytes(path.read_bytes() + b'{"id": "planted"}\n')
+        sums = pub / folder / "SHA256SUMS"
+        lines = [
+            f"{sha256_file(path)}  {DOWNLOAD}" if line.endswith(f"  {DOWNLOAD}") else line
+            for line in sums.read_text("utf-8").splitlines()
+        ]
+        sums.write_text("\n".join(lines) + "\n", "utf-8")
+
+
+def test_edited_pages_downloads_and_extra_files_are_each_named(
+    pub: Path, keys: dict[str, Path]
+) -> None:
+    """Edited site pages, a download edited with its sums line, an edited built copy of a
+    bundle and an extra page, all in one copy: verify collects every finding, so one run
+    on the root and one on the site name each file (integrity findings are per file)."""
+    for target in PAGES:
+        _edit(pub / target)
+    _edit_download_and_its_sums_line(pub)
     copy = pub / "site_src" / "downloads" / BUNDLE
     copy.write_bytes(copy.read_bytes() + b"# planted\n")
+    (pub / "site" / "volumes" / "vol-001" / "erratum.html").write_text("<p>x</p>\n", "utf-8")
     bad = verify(pub, *trusted(keys))
     assert bad.exit_code == 1
+    for target in PAGES:
+        assert f"{target}: differs from the site manifest [integrity]" in bad.stderr
+    assert f"site_src/downloads/{DOWNLOAD}: differs from the site manifest [integrity]" in (
+        bad.stderr
+    )
+    assert "site_src/downloads/SHA256SUMS: differs from the site manifest" in bad.stderr
     assert f"site_src/downloads/{BUNDLE}: does not match its SHA256SUMS line" in bad.stderr
     assert f"\n{BUNDLE}: does not match" not in bad.stderr  # the original is intact
-
-
-@pytest.mark.parametrize(
-    "target",
-    [
-        "site/volumes/vol-001/index.html",  # the MkDocs results page
-        "site/search/search_index.json",
-        "site/findings.html",  # a hand-written page that cites findings
-    ],
-)
-def test_an_edited_site_page_fails(pub: Path, keys: dict[str, Path], target: str) -> None:
-    _edit(pub / target)
-    bad = verify(pub, *trusted(keys))
-    assert bad.exit_code == 1
-    assert f"{target}: differs from the site manifest [integrity]" in bad.stderr
     on_site = verify(pub, str(pub / "site"), *trusted(keys))
     assert on_site.exit_code == 1
-    assert f"{target.removeprefix('site/')}: differs from the site manifest" in on_site.stderr
-
-
-def test_an_extra_file_fails(pub: Path, keys: dict[str, Path]) -> None:
-    (pub / "site" / "volumes" / "vol-001" / "erratum.html").write_text("<p>x</p>\n", "utf-8")
-    bad = verify(pub, str(pub / "site"), *trusted(keys))
-    assert bad.exit_code == 1
-    assert "volumes/vol-001/erratum.html: is listed in no manifest" in bad.stderr
+    for target in PAGES:
+        assert f"{target.removeprefix('site/')}: differs from the site manifest" in (on_site.stderr)
+    assert f"downloads/{DOWNLOAD}: differs from the site manifest" in on_site.stderr
+    assert "volumes/vol-001/erratum.html: is listed in no manifest" in on_site.stderr
 
 
 def test_a_trust_policy_names_signers_and_refuses_revoked_keys(
