@@ -49,7 +49,7 @@ from generator.release import (
     write_release,
 )
 from generator.signing import load_private_key
-from generator.staging import plan, staging
+from generator.staging import Plan, plan, staging
 from generator.store import Layout
 from generator.store.paths import (
     BANK,
@@ -247,6 +247,23 @@ def _publish(
         return standing
     if not run.clean and not allow_dirty:
         _refuse_dirty(layout, volumes)
+    releases, todo = _build(run, layout, volumes, allow_dirty)
+    return PublishResult(
+        tuple(volumes),
+        tuple(todo.moves + todo.deletes),
+        False,
+        run.draft,
+        releases,
+        removed=tuple(todo.deletes),
+    )
+
+
+def _build(
+    run: _Run, layout: Layout, volumes: Sequence[str], allow_dirty: bool
+) -> tuple[tuple[Release, ...], Plan]:
+    """In staging: read each volume once, compute and register the changed volumes'
+    figures, run the gates' input parts, render, write the releases, build the site once,
+    run the gates' output parts once on the finished tree, seal; then move into place."""
     # The gates, statistics and renderers: imported once something is to be built (a
     # no-op publish, decided above from the records, needs none of them).
     from generator import pipeline
@@ -276,14 +293,7 @@ def _publish(
         todo = plan(layout.root, stage)
         run.step("moving into place")
         commit(layout.root, stage, todo)
-    return PublishResult(
-        tuple(volumes),
-        tuple(todo.moves + todo.deletes),
-        False,
-        run.draft,
-        releases,
-        removed=tuple(todo.deletes),
-    )
+    return releases, todo
 
 
 def _survey(

@@ -46,8 +46,10 @@ def _write_rows(path: Path, rows: Rows) -> None:
 
 
 def _with_rubric(row: dict[str, Any], rubric: dict[str, Any] = RUBRIC) -> dict[str, Any]:
-    item = BankItem.model_validate({**row, "schema_version": 2, "rubric": rubric})
-    return {**row, "schema_version": 2, "rubric": rubric, "text_sha256": text_sha256_of(item)}
+    # A rubric needs schema version 2; a public line with the bank's canary needs 3.
+    version = max(row.get("schema_version", 1), 2)
+    item = BankItem.model_validate({**row, "schema_version": version, "rubric": rubric})
+    return {**row, "schema_version": version, "rubric": rubric, "text_sha256": text_sha256_of(item)}
 
 
 def give_rubrics(root: Path, items: set[str], rubric: dict[str, Any] = RUBRIC) -> None:

@@ -67,6 +67,8 @@ def _register(ctx: FigureContext, slug: str, name: str, gap: Gap, judge_status: 
     bundle = ctx.data.bundles[slug]
     detail: dict[str, Param | list[str]] = {
         "categories": list(gap.categories),
+        # Counted here, not in the template: templates print, they never count.
+        "category_count": len(gap.categories),
         "heldout_items": gap.heldout_items,
         "public_items": gap.public_items,
         "heldout_rate": to_decimal_str(gap.heldout_rate, RATE_PLACES),

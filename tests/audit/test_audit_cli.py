@@ -32,7 +32,7 @@ def _declare(root: Path, item: str, reference: dict[str, Any], *, private: bool 
     for row in rows:
         if row["id"] == item:
             row["reference"] = reference
-            row["schema_version"] = 2
+            row["schema_version"] = max(row.get("schema_version", 1), 2)  # 3 with a canary
     _write_lines(path, rows)
 
 
