@@ -19,9 +19,9 @@ touches staging, the journal, git, or a key file (a loaded key object is passed 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -40,6 +40,7 @@ from generator.models.release import (
     Signature,
     SiteManifest,
 )
+from generator.store.cut import CUT_FILES, cut_digests, volume_bank_version
 from generator.store.jsonl import Problems, load_document
 from generator.store.paths import (
     BANK,
@@ -137,9 +138,12 @@ def _files(base: Path) -> Iterator[Path]:
 def volume_inputs(layout: Layout, volume: str) -> dict[str, str]:
     """Every input of ``volume`` (bank, its bundles, templates) with its SHA-256.
 
-    The bank's append-only ledgers are not among them: they grow after every volume, and
-    the part a volume counts (lines dated up to its publication date) is held fixed by
-    the download registry (``bank_downloads.ledger_problems``), not by a whole-file hash.
+    The bank grows after a volume is published, so its manifest and item files are
+    recorded as the cut at the volume's bank version (``store.cut.cut_digests``): later
+    versions leave them as they were. The bank's append-only ledgers are not among them:
+    they grow after every volume, and the part a volume counts (lines dated up to its
+    publication date) is held fixed by the download registry
+    (``bank_downloads.ledger_problems``), not by a whole-file hash.
     """
     ledgers = {layout.status_ledger, layout.disagreement_ledger}
     paths = [
@@ -147,7 +151,51 @@ def volume_inputs(layout: Layout, volume: str) -> dict[str, str]:
         *_files(layout.volume_dir(volume)),
         *_files(layout.templates_dir),
     ]
-    return {layout.rel(p): sha256_file(p) for p in paths}
+    found = {layout.rel(p): p for p in paths}
+    cut = bank_cut(found.get, volume)
+    return {rel: cut.get(rel) or sha256_file(p) for rel, p in found.items()}
+
+
+def bank_cut(read: Callable[[str], Path | None], volume: str) -> dict[str, str]:
+    """The digests ``volume``'s inputs record for its bank files (``store.cut``), each file
+    read where ``read`` finds its root-relative name (None: not there): ``publish`` reads a
+    root, ``verify`` a root or a built site's downloads."""
+    rel = f"{BUNDLES}/{volume}/volume.yaml"
+    where = read(rel)
+    version = None if where is None else volume_bank_version(where, rel)
+    return cut_digests({r: p for r in CUT_FILES if (p := read(r)) is not None}, version)
+
+
+class InPlace(Protocol):
+    """A root or built site read in place (``verify_checks.View``)."""
+
+    def locate(self, rel: str) -> str | None: ...
+    def readable(self, rel: str) -> bool: ...
+    def path(self, rel: str) -> Path: ...
+    def sha256_at(self, place: str) -> str | None: ...
+
+
+def current_digests(view: InPlace, release: Release) -> Callable[[str], str | None]:
+    """What each file ``release`` lists is now, by its place in ``view``, to compare with
+    what it recorded: a bank input's cut digest (its whole-file one when that is what a
+    release written before cuts recorded), any other file's SHA-256."""
+    read = lambda rel: view.path(rel) if view.readable(rel) else None  # noqa: E731
+    cut = {view.locate(rel): d for rel, d in bank_cut(read, release.volume).items()}
+    recorded = {view.locate(rel): d for rel, d in release.inputs.items()}
+
+    def now(place: str) -> str | None:
+        whole = view.sha256_at(place)
+        if place not in cut or recorded.get(place) == whole:
+            return whole
+        return cut[place]
+
+    return now
+
+
+def matches(recorded: str | None, cut: str | None, whole: str | None) -> bool:
+    """Whether an input is as a release recorded it: its cut digest when it is a bank file
+    recorded as a cut, else its whole-file digest (a release written before cuts)."""
+    return recorded is not None and recorded in (cut, whole)
 
 
 def load_release(layout: Layout, volume: str) -> Release | None:

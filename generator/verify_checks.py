@@ -23,6 +23,7 @@ from generator.progress import Progress
 from generator.release import (
     SiteLayout,
     copy_source,
+    current_digests,
     load_ledger,
     load_manifest,
     load_release_file,
@@ -303,7 +304,7 @@ def _check_release(view: View, release: Release, ledger: object, trust: Trust | 
         # templates are inputs a built site does not ship
         if (place := view.locate(path)) is not None
     ]
-    for found in view.drift(files, view.sha256_at):
+    for found in view.drift(files, current_digests(view, release)):
         if found.change == "missing":
             view.add(found.path, f"is missing (listed in {where})")
         else:
