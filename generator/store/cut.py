@@ -23,7 +23,7 @@ from generator.hashing import sha256_bytes
 from generator.models.bank import BankManifest
 from generator.models.volume import Volume
 from generator.store.jsonl import Bounds, Problems, load_document
-from generator.store.paths import BANK
+from generator.store.paths import BANK, BUNDLES, Layout
 
 MANIFEST_REL = f"{BANK}/bank.yaml"
 ITEM_FILES = (f"{BANK}/public.jsonl", f"{BANK}/heldout_index.jsonl")
@@ -91,6 +91,15 @@ def cut_digests(files: Mapping[str, Path], version: str | None) -> dict[str, str
     cut = cut_manifest(manifest, version, used)
     digests[MANIFEST_REL] = sha256_bytes(dumps(cut.model_dump(mode="json")).encode("utf-8"))
     return digests
+
+
+def cut_at(layout: Layout, volume: str, version: str | None = None) -> dict[str, str]:
+    """:func:`cut_digests` of ``layout``'s bank as of ``version`` (by default, the bank
+    version ``volume``'s ``volume.yaml`` names)."""
+    if version is None:
+        version = volume_bank_version(layout.volume_file(volume), f"{BUNDLES}/{volume}/volume.yaml")
+    files = {rel: layout.root / rel for rel in CUT_FILES if (layout.root / rel).is_file()}
+    return cut_digests(files, version)
 
 
 def volume_bank_version(path: Path, shown: str) -> str | None:
