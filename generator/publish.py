@@ -34,8 +34,8 @@ from generator.models.release import Release
 from generator.progress import Progress, expect, silent
 from generator.release import (
     intact,
+    kept,
     load_release,
-    matches,
     refuse_downgrade,
     sign,
     signed_as,
@@ -49,7 +49,6 @@ from generator.release import (
 from generator.signing import load_private_key
 from generator.staging import plan, staging
 from generator.store import Layout
-from generator.store.cut import CUT_FILES
 from generator.store.paths import (
     BANK,
     BUNDLES,
@@ -154,15 +153,6 @@ def _site_fresh(layout: Layout) -> bool:
 # -- the pipeline ----------------------------------------------------------------------
 
 
-def _kept(layout: Layout, rel: str, was: str | None, now: str | None) -> bool:
-    """Whether input ``rel`` (digest ``now``) is as a release recorded it (``was``); a bank
-    file's whole-file digest is read only when its cut digest differs."""
-    if now == was:
-        return True
-    whole = sha256_file(layout.root / rel) if rel in CUT_FILES and now is not None else None
-    return matches(was, now, whole)
-
-
 def _unchanged(layout: Layout, volume: str, inputs: dict[str, str]) -> Release | None:
     """The volume's release when it was published from exactly ``inputs`` (None when it
     was never published or only as a draft); refuses when a published volume's inputs
@@ -173,7 +163,7 @@ def _unchanged(layout: Layout, volume: str, inputs: dict[str, str]) -> Release |
     changed = sorted(
         p
         for p in set(inputs) | set(previous.inputs)
-        if not _kept(layout, p, previous.inputs.get(p), inputs.get(p))
+        if not kept(layout.root, p, previous.inputs.get(p), inputs.get(p))
     )
     if changed:
         raise CheckFailed(

@@ -192,10 +192,14 @@ def current_digests(view: InPlace, release: Release) -> Callable[[str], str | No
     return now
 
 
-def matches(recorded: str | None, cut: str | None, whole: str | None) -> bool:
-    """Whether an input is as a release recorded it: its cut digest when it is a bank file
-    recorded as a cut, else its whole-file digest (a release written before cuts)."""
-    return recorded is not None and recorded in (cut, whole)
+def kept(root: Path, rel: str, was: str | None, now: str | None) -> bool:
+    """Whether input ``rel`` of ``root`` (digest now ``now``, a cut for a bank file) is as
+    a release recorded it (``was``): a release written before cuts recorded a bank file
+    whole, so that digest is also accepted (read only when the cut's differs)."""
+    if now == was:
+        return True
+    whole = sha256_file(root / rel) if rel in CUT_FILES and now is not None else None
+    return was is not None and was == whole
 
 
 def load_release(layout: Layout, volume: str) -> Release | None:

@@ -13,8 +13,7 @@ Also: held-out verdicts carry no evidence quote; bundles with held-out draws wen
 through endpoints declared no-training; each public bank JSONL download holds exactly the
 public items of its version; earlier published downloads are byte-unchanged against the
 fingerprint registry. A bank with no held-out items is legitimate: there is nothing to
-leak, the gate says so in a note, and the download checks still run. It reads the whole
-bank (``Bank.uncut``), not a volume's cut: the site publishes every version's items.
+leak, the gate says so in a note, and the download checks still run. Whole bank: ``uncut``.
 
 Two parts: ``check`` reads the inputs (endpoints, evidence, public items that repeat
 held-out ones); ``check_outputs`` reads the finished tree (the scan and the downloads),
