@@ -19,6 +19,7 @@ import json
 import os
 from collections.abc import Mapping
 
+from generator.canary import published_on
 from generator.canonical import dumps, dumps_line, write_text
 from generator.errors import InputError, Problem
 from generator.fingerprints import read_registry
@@ -35,10 +36,11 @@ def public_jsonl_name(version: str) -> str:
 
 
 def public_jsonl(bank: Bank, version: str) -> bytes:
-    """The bytes of ``bank_<version>_public.jsonl``: public items of ``version`` by id."""
-    return "".join(dumps_line(item.public_dump()) for item in bank.public_items(version)).encode(
-        "utf-8"
-    )
+    """The bytes of ``bank_<version>_public.jsonl``: public items of ``version`` by id, each
+    with its publication date (``generator.canary.published_on``) and the bank's canary."""
+    items = bank.public_items(version)
+    dumped = (item.public_dump(published_on(bank.manifest, item.added_in)) for item in items)
+    return "".join(dumps_line(data) for data in dumped).encode("utf-8")
 
 
 def registered(layout: Layout) -> dict[str, str]:

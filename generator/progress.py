@@ -1,10 +1,12 @@
 """The progress callback long steps take (``render``, ``site``, ``publish``, ``verify`` …).
 
 A step calls the callback with a short label as it starts (or, where work finishes out
-of order, as it ends: each PDF page). Before a run of steps, the code that knows how
-many there are announces them with ``expect``, so a display can count: "12 of 31: PDF
-volumes/vol-001/leaderboard.pdf". A plain function is a valid callback; it is simply
-not told the counts.
+of order, as it ends: each PDF). Before a run of steps, the code that knows how many
+there are announces them with ``expect``, so a display can count: "12 of 31: PDF
+volumes/vol-001/leaderboard.pdf (9 pages)". Long steps may also ``note`` what they are
+doing without counting a step ("11 of 31 done; volumes/vol-001/leaderboard.pdf: page 4
+laid out"). A plain function is a valid callback; it is simply not told the counts or
+the notes.
 """
 
 from __future__ import annotations
@@ -25,6 +27,14 @@ def expect(progress: Progress | None, steps: int) -> None:
     announce = getattr(progress, "expect", None)
     if callable(announce):
         announce(steps)
+
+
+def note(progress: Progress | None, label: str) -> None:
+    """Show ``label`` as what is under way, without counting a step (a callback that does
+    not count ignores it)."""
+    show = getattr(progress, "note", None)
+    if callable(show):
+        show(label)
 
 
 Show = Callable[[int, int | None, str], None]
@@ -48,6 +58,11 @@ class Counter:
         if self.total is not None and self.done > self.total:
             self.total = self.done  # an unannounced step still counts
         self.show(self.done, self.total, self.text(label))
+
+    def note(self, label: str) -> None:
+        """Show what is under way (``N of M done; label``) without counting a step."""
+        done = f"{self.done} done" if self.total is None else f"{self.done} of {self.total} done"
+        self.show(self.done, self.total, f"{done}; {label}")
 
     def text(self, label: str) -> str:
         """``N of M: label`` (``N: label`` while nothing was announced)."""

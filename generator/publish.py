@@ -9,37 +9,39 @@ Only when everything passed are the changed files moved into place, under a jour
 failure or a kill at any moment leaves the previous publication intact, and the next
 ``publish`` (or ``publish --recover``) rolls an interrupted move back before doing
 anything else.
-Publishing unchanged inputs rewrites nothing.
+Publishing unchanged inputs rewrites nothing, decided from the records alone (no volume
+read, no figure computed, no gate run): each volume's standing release records its current
+inputs, the tree is clean, the site stamp (``generator.release.sealed_intact``) vouches
+for every release and the manifest is signed as asked. ``check`` and ``verify`` re-run
+the gates and recompute the figures.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from generator import __version__, git, lock, pipeline
-from generator.canonical import write_json
+from generator import __version__, git, lock
 from generator.confine import UnsafePath, symlinks_under
 from generator.errors import CheckFailed, Problem
 from generator.figures import load_registry
-from generator.gating import gate_inputs, gate_outputs, verdicts
-from generator.hashing import sha256_bytes, sha256_file
 from generator.journal import commit, recover
 from generator.models.release import Release
 from generator.progress import Progress, expect, silent
 from generator.release import (
     intact,
-    kept,
     load_release,
     refuse_downgrade,
+    sealed_intact,
     sign,
     signed_as,
     site_manifest,
+    stamp_site,
     volume_figures_sha256,
     volume_inputs,
     volume_outputs,
@@ -49,12 +51,12 @@ from generator.release import (
 from generator.signing import load_private_key
 from generator.staging import plan, staging
 from generator.store import Layout
+from generator.store.cut import kept
 from generator.store.paths import (
     BANK,
     BUNDLES,
     DOWNLOADS,
     FIGURES,
-    MANIFEST,
     SITE,
     TEMPLATES,
     VOLUMES,
@@ -65,7 +67,6 @@ from generator.words import counted
 FINAL_STEPS = 3
 """The steps of a publish after the pages: the site, the gates on the finished tree,
 moving into place."""
-SITE_STAMP = ".probepress-site.json"
 
 
 _KINDS = (
@@ -126,28 +127,6 @@ class PublishResult:
 
 
 # -- inputs and releases ---------------------------------------------------------------
-
-
-def _files(base: Path) -> Iterator[Path]:
-    if base.is_dir():
-        yield from sorted(p for p in base.rglob("*") if p.is_file() and not p.is_symlink())
-
-
-def site_digest(layout: Layout) -> str:
-    """Digest of everything the built site is made from."""
-    parts = [f"probepress {__version__}"]
-    for path in [layout.root / "mkdocs.yml", *_files(layout.site_src), *_files(layout.figures_dir)]:
-        if path.is_file() and layout.rel(path) != MANIFEST:  # sealed after the stamp
-            parts.append(f"{layout.rel(path)} {sha256_file(path)}")
-    return sha256_bytes("\n".join(parts).encode("utf-8"))
-
-
-def _site_fresh(layout: Layout) -> bool:
-    stamp = layout.site_dir / SITE_STAMP
-    try:
-        return bool(json.loads(stamp.read_text("utf-8"))["digest"] == site_digest(layout))
-    except (OSError, ValueError, KeyError, TypeError):
-        return False
 
 
 # -- the pipeline ----------------------------------------------------------------------
@@ -223,11 +202,16 @@ class _Run:
     key: Ed25519PrivateKey | None
     inputs: dict[str, dict[str, str]]
     previous: dict[str, Release | None]
-    intact_now: dict[str, bool]
     clean: bool
     allow_dirty: bool
     jobs: int | None
     step: Progress
+
+    @cached_property
+    def intact_now(self) -> dict[str, bool]:
+        """Whether each volume's frozen files and figures are still what its release
+        sealed, recomputed from the files (when something is to be built)."""
+        return {v: r is not None and intact(self.layout, r) for v, r in self.previous.items()}
 
     @property
     def draft(self) -> bool:
@@ -266,6 +250,11 @@ def _publish(
         return standing
     if not run.clean and not allow_dirty:
         _refuse_dirty(layout, volumes)
+    # The gates, statistics and renderers: imported once something is to be built (a
+    # no-op publish, decided above from the records, needs none of them).
+    from generator import pipeline
+    from generator.gating import gate_inputs, gate_outputs
+
     with staging(layout.root, layout.private) as stage:
         stage_layout = Layout.at(stage, layout.private, cache=layout.cache_dir or False)
         loaded = pipeline.load(stage_layout, volumes, run.step)
@@ -314,7 +303,6 @@ def _survey(
     refuse_downgrade(layout, key is not None)
     inputs = {v: volume_inputs(layout, v) for v in volumes}
     previous = {v: _unchanged(layout, v, inputs[v]) for v in volumes}
-    intact_now = {v: r is not None and intact(layout, r) for v, r in previous.items()}
     clean = git.is_repository(layout.root) and not git.dirty_paths(layout.root)
     return _Run(
         layout,
@@ -322,7 +310,6 @@ def _survey(
         key,
         inputs,
         previous,
-        intact_now,
         clean,
         allow_dirty,
         jobs,
@@ -331,14 +318,17 @@ def _survey(
 
 
 def _noop(run: _Run) -> PublishResult | None:
-    """The no-op result when every volume, the site and the seal already stand as is."""
+    """The no-op result when every volume, the site and the seal already stand as the
+    last publish left them (what that proves: the module's docstring)."""
     layout = run.layout
-    sealed = layout.manifest_file.is_file() and signed_as(layout, run.previous.values(), run.key)
-    fresh = all(run.intact_now.values()) and (run.clean or run.allow_dirty)
-    if fresh and _site_fresh(layout) and sealed:
-        standing = tuple(r for r in run.previous.values() if r is not None)
-        return PublishResult(tuple(run.volumes), (), noop=True, draft=False, releases=standing)
-    return None
+    standing = tuple(r for r in run.previous.values() if r is not None)
+    if len(standing) < len(run.volumes) or not (run.clean or run.allow_dirty):
+        return None
+    if not {r.volume for r in standing} <= sealed_intact(layout):
+        return None
+    if not (layout.manifest_file.is_file() and signed_as(layout, standing, run.key)):
+        return None
+    return PublishResult(tuple(run.volumes), (), noop=True, draft=False, releases=standing)
 
 
 def _refuse_dirty(layout: Layout, volumes: Sequence[str]) -> None:
@@ -367,6 +357,8 @@ def _release(run: _Run, stage_layout: Layout, volume: str, report: Any) -> Relea
         if run.key is not None:  # re-signed (deterministic: unchanged bytes if it was)
             kept = write_release(stage_layout, kept.model_copy(update={"signature": None}), run.key)
         return kept
+    from generator.gating import verdicts  # imported by _publish already
+
     release = Release(
         volume=volume,
         generator=f"probepress {__version__}",
@@ -384,8 +376,9 @@ def _release(run: _Run, stage_layout: Layout, volume: str, report: Any) -> Relea
 
 
 def _seal(run: _Run, stage_layout: Layout, stage: Path) -> None:
-    """Stamp the built site with its digest and seal the manifest over everything."""
-    write_json(stage / SITE / SITE_STAMP, {"digest": site_digest(stage_layout)}, stage)
+    """Stamp the built site (what a later no-op publish relies on) and seal the manifest
+    over everything."""
+    stamp_site(stage_layout)
     # Sealed last, over the built site too: every published file is in it.
     manifest = site_manifest(stage)
     write_manifest(stage, sign(manifest, run.key) if run.key is not None else manifest)

@@ -19,15 +19,16 @@ touches staging, the journal, git, or a key file (a loaded key object is passed 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+import json
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Protocol, TypeVar
+from typing import TypeVar
 
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from generator import __version__, figures
-from generator.canonical import dumps, write_bytes
+from generator.canonical import dumps, write_bytes, write_json
 from generator.errors import CheckFailed, InputError, Problem
 from generator.hashing import sha256_bytes, sha256_file
 from generator.inventory import scan
@@ -40,7 +41,7 @@ from generator.models.release import (
     Signature,
     SiteManifest,
 )
-from generator.store.cut import CUT_FILES, cut_digests, volume_bank_version
+from generator.store.cut import bank_cut
 from generator.store.jsonl import Problems, load_document
 from generator.store.paths import (
     BANK,
@@ -156,52 +157,6 @@ def volume_inputs(layout: Layout, volume: str) -> dict[str, str]:
     return {rel: cut.get(rel) or sha256_file(p) for rel, p in found.items()}
 
 
-def bank_cut(read: Callable[[str], Path | None], volume: str) -> dict[str, str]:
-    """The digests ``volume``'s inputs record for its bank files (``store.cut``), each file
-    read where ``read`` finds its root-relative name (None: not there): ``publish`` reads a
-    root, ``verify`` a root or a built site's downloads."""
-    rel = f"{BUNDLES}/{volume}/volume.yaml"
-    where = read(rel)
-    version = None if where is None else volume_bank_version(where, rel)
-    return cut_digests({r: p for r in CUT_FILES if (p := read(r)) is not None}, version)
-
-
-class InPlace(Protocol):
-    """A root or built site read in place (``verify_checks.View``)."""
-
-    def locate(self, rel: str) -> str | None: ...
-    def readable(self, rel: str) -> bool: ...
-    def path(self, rel: str) -> Path: ...
-    def sha256_at(self, place: str) -> str | None: ...
-
-
-def current_digests(view: InPlace, release: Release) -> Callable[[str], str | None]:
-    """What each file ``release`` lists is now, by its place in ``view``, to compare with
-    what it recorded: a bank input's cut digest (its whole-file one when that is what a
-    release written before cuts recorded), any other file's SHA-256."""
-    read = lambda rel: view.path(rel) if view.readable(rel) else None  # noqa: E731
-    cut = {view.locate(rel): d for rel, d in bank_cut(read, release.volume).items()}
-    recorded = {view.locate(rel): d for rel, d in release.inputs.items()}
-
-    def now(place: str) -> str | None:
-        whole = view.sha256_at(place)
-        if place not in cut or recorded.get(place) == whole:
-            return whole
-        return cut[place]
-
-    return now
-
-
-def kept(root: Path, rel: str, was: str | None, now: str | None) -> bool:
-    """Whether input ``rel`` of ``root`` (digest now ``now``, a cut for a bank file) is as
-    a release recorded it (``was``): a release written before cuts recorded a bank file
-    whole, so that digest is also accepted (read only when the cut's differs)."""
-    if now == was:
-        return True
-    whole = sha256_file(root / rel) if rel in CUT_FILES and now is not None else None
-    return was is not None and was == whole
-
-
 def load_release(layout: Layout, volume: str) -> Release | None:
     """The volume's release manifest, if it was published."""
     path = layout.release_file(volume)
@@ -240,6 +195,45 @@ def intact(layout: Layout, release: Release) -> bool:
         volume_outputs(layout, release.volume) == release.outputs
         and volume_figures_sha256(layout, release.volume) == release.figures_sha256
     )
+
+
+# -- the site stamp: what a no-op publish relies on ------------------------------------
+
+SITE_STAMP = ".probepress-site.json"
+"""In ``site/``: the digest of what the site was built from, and the volumes whose
+releases were intact then."""
+
+
+def site_digest(layout: Layout) -> str:
+    """Digest of everything the built site is made from (``mkdocs.yml``, ``site_src/``,
+    ``figures/``: frozen pages, PDFs, releases, downloads, registries)."""
+    parts = [f"probepress {__version__}"]
+    for path in [layout.root / "mkdocs.yml", *_files(layout.site_src), *_files(layout.figures_dir)]:
+        if path.is_file() and layout.rel(path) != MANIFEST:  # sealed after the stamp
+            parts.append(f"{layout.rel(path)} {sha256_file(path)}")
+    return sha256_bytes("\n".join(parts).encode("utf-8"))
+
+
+def stamp_site(layout: Layout) -> None:
+    """Write the stamp of the built site: its digest, and every volume whose release is
+    :func:`intact` in it (recomputed here, once per publish)."""
+    releases = [load_release(layout, v) for v in layout.volume_ids()]
+    whole = sorted(r.volume for r in releases if r is not None and intact(layout, r))
+    stamp = {"digest": site_digest(layout), "intact": whole}
+    write_json(layout.site_dir / SITE_STAMP, stamp, layout.root)
+
+
+def sealed_intact(layout: Layout) -> set[str]:
+    """The volumes whose releases were intact when the site was stamped, if nothing the
+    site is made from changed since (then they still are: the same bytes, the same
+    probepress); none when the stamp is missing, unreadable or stale."""
+    try:
+        found = json.loads((layout.site_dir / SITE_STAMP).read_text("utf-8"))
+        if found["digest"] == site_digest(layout):
+            return {v for v in found["intact"] if isinstance(v, str)}
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    return set()
 
 
 # -- signing and the ledger ------------------------------------------------------------

@@ -25,8 +25,9 @@ from typing import Any
 
 from generator import figures
 from generator.causes import Because, figures_by_source
-from generator.errors import ProbepressError, Problem, root_causes_first
+from generator.errors import InputError, ProbepressError, Problem, root_causes_first
 from generator.progress import Progress, expect, silent
+from generator.store import VolumeData, load_volume
 from generator.store.paths import BANK, BUNDLES, FIGURES_REGISTRY, PUBLIC_KEY
 from generator.trust import Trust, pem_fingerprint
 from generator.verify_checks import (
@@ -165,14 +166,27 @@ def _recompute(view: View, published: list[str]) -> None:
         # An unreadable registry is named by each volume's recomputation below.
         with contextlib.suppress(ProbepressError):
             view.checked["figures"] = len(figures.load_registry(view.layout).figures)
+    loaded: dict[str, VolumeData] = {}  # each volume read once: the next one's drift reads it
     for volume in published:
         unreadable: list[Problem] = []
         try:
-            found = figures.verify(view.layout, volume, inputs=unreadable)
+            data = _read(view, volume)
+            found = figures.verify(view.layout, volume, data=data, loaded=loaded, inputs=unreadable)
         except ProbepressError as exc:
             view.add(volume, f"cannot recompute: {exc.render(3)}", "recomputed")
             continue
+        if data is not None:
+            loaded[volume] = data
         _report_recomputation(view, found, unreadable)
+
+
+def _read(view: View, volume: str) -> VolumeData | None:
+    """The volume's public view as the recomputation reads it; None when it cannot be
+    read (the recomputation then reads it itself and names every problem)."""
+    try:
+        return load_volume(view.layout, volume, private=False)
+    except InputError:
+        return None
 
 
 def _report_recomputation(view: View, found: list[Problem], inputs: list[Problem]) -> None:

@@ -23,7 +23,6 @@ from generator.progress import Progress
 from generator.release import (
     SiteLayout,
     copy_source,
-    current_digests,
     load_ledger,
     load_manifest,
     load_release_file,
@@ -31,6 +30,7 @@ from generator.release import (
     unsealed,
 )
 from generator.store import Layout
+from generator.store.cut import current_digests
 from generator.store.paths import (
     BANK,
     BUILT_MANIFEST,

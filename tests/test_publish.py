@@ -22,7 +22,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from generator import journal
 from generator.hashing import sha256_file
 from generator.lock import LOCK_FILE
-from generator.publish import SITE_STAMP
+from generator.release import SITE_STAMP
 from generator.staging import STAGING_PREFIX
 from tests.conftest import CliRun
 from tests.factories import git_commit_all, stand_in_pdfs
@@ -237,6 +237,34 @@ def test_republishing_unchanged_inputs_rewrites_nothing(pub: Path, cli: CliRun) 
     }
     assert after == before
     assert _git_status(pub) == ""
+
+
+def test_a_noop_publish_is_decided_from_the_stamp_without_reading_a_volume(
+    pub: Path, cli: CliRun, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import generator.store.volume as store_volume
+
+    stamp = pub / "site" / SITE_STAMP
+    assert json.loads(stamp.read_text("utf-8"))["intact"] == list(VOLUMES)
+
+    def no_read(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a no-op publish read a volume")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(store_volume, "_bundle_owners", no_read)
+        result = cli("publish", *VOLUMES, root_dir=pub)
+    assert result.exit_code == 0, result.stderr
+    assert "nothing rewritten" in result.stderr
+    # A stamp that does not vouch for vol-001 (or is stale) is no receipt: publish rebuilds,
+    # recomputes intact() and stamps again; nothing frozen changes.
+    data = json.loads(stamp.read_text("utf-8"))
+    stamp.write_text(json.dumps({**data, "intact": ["vol-002"]}), "utf-8")
+    frozen = {k: v for k, v in snapshot(pub).items() if k.startswith("site_src/volumes/")}
+    rebuilt = cli("publish", *VOLUMES, root_dir=pub)
+    assert rebuilt.exit_code == 0, rebuilt.stderr
+    assert "publication complete" in rebuilt.stderr and "no frozen page" in rebuilt.stderr
+    assert json.loads(stamp.read_text("utf-8")) == data
+    assert {k: v for k, v in snapshot(pub).items() if k.startswith("site_src/volumes/")} == frozen
 
 
 def test_published_volume_refuses_changed_inputs(pub: Path, cli: CliRun) -> None:

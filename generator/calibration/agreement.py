@@ -96,7 +96,7 @@ def _pair(units: Sequence[Grades], a: str, b: str, labels: Sequence[str], level:
 
 
 def _ac1(judge: list[str], reference: list[str], labels: Sequence[str], level: float) -> AC1 | None:
-    from generator.stats.agreement import gwet_ac1  # irrCAC: a costly import, used here only
+    from generator.stats.agreement import gwet_ac1  # imports scipy.special: used here only
 
     try:
         result = gwet_ac1(list(zip(judge, reference, strict=True)), labels, level)

@@ -62,8 +62,19 @@ def _entry(data: VolumeData, r: CalibrationRecord, response: str | None) -> Corp
             "response": response,
             "human_grades": {g.rater: g.label for g in r.grades if g.rater not in judges},
             "judge_grades": {g.rater: g.label for g in r.grades if g.rater in judges},
+            # The unit quotes the public item, so it carries the bank's canary like it.
+            **({"canary": item.canary, "schema_version": 2} if item.canary else {}),
         }
     )
+
+
+def _dumped(entry: CorpusEntry) -> dict[str, object]:
+    """The unit's line; without ``canary`` when it has none (a bank without a canary, or a
+    held-out unit), so such lines keep their version 1 bytes."""
+    line = entry.dump()
+    if line.get("canary") is None:
+        line.pop("canary", None)
+    return line
 
 
 def corpus(data: VolumeData) -> bytes | None:
@@ -81,7 +92,7 @@ def corpus(data: VolumeData) -> bytes | None:
     texts = _responses(data, records)
     lines = [
         dumps_line(
-            _entry(data, r, texts.get((r.candidate, DrawKey(r.item, r.half, r.draw)))).dump()
+            _dumped(_entry(data, r, texts.get((r.candidate, DrawKey(r.item, r.half, r.draw)))))
         )
         for r in records
     ]

@@ -7,6 +7,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from generator.canary import demo_canary, with_canary
 from generator.demo import heldout, read_data
 from generator.demo.spec import DemoSpec
 from generator.models.bank import BankItem, BankManifest, BankVersion, Category
@@ -115,8 +116,10 @@ def build_bank(spec: DemoSpec) -> tuple[BankManifest, list[DemoItem]]:
     else:
         chosen = [(r, False) for r in public_raw] + [(r, True) for r in held_raw]
     items = []
+    guid = demo_canary(spec.seed)
     for raw, is_held in chosen:
         item = _make_item(raw, _reference(raw, is_held, spec.seed), spec, rng)
+        item = item if is_held else with_canary(item, guid)  # public lines carry the canary
         responses = raw.get("responses", {})
         items.append(
             DemoItem(
@@ -134,5 +137,6 @@ def build_bank(spec: DemoSpec) -> tuple[BankManifest, list[DemoItem]]:
         demonstration=True,
         categories=categories(),
         versions=[BankVersion(id=v.id, released=v.released, notes=v.notes) for v in spec.versions],
+        canary=guid,
     )
     return manifest, items

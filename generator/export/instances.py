@@ -106,6 +106,8 @@ def _record(
             "draw": str(draw.draw),
             "attempts": str(len(draw.attempts)),
             "score_meaning": "1 = the draw failed the item's pass criterion",
+            # The record quotes the public item: it carries the bank's canary GUID too.
+            **({"canary": item.canary} if item.canary else {}),
         },
     }
 

@@ -22,6 +22,7 @@ from generator.figures.builder import (
     rate_interval,
 )
 from generator.figures.calibration import HUMAN_REFERENCE, STATUS_KEY, calibration_figures
+from generator.figures.contamination import contamination_figures
 from generator.figures.context import FigureContext
 from generator.figures.coverage import coverage_figures
 from generator.figures.jury import jury_figures, leniency_figure
@@ -374,6 +375,7 @@ class VolumeFigures:
         core = self.candidates()
         rubric_figures(self.ctx)
         wrong_figures(self.ctx, self.judge_status)
+        contamination_figures(self.ctx, self.judge_status)
         # Baselines get every figure but a rank: they are never ranked (issue 16).
         ranked = {ref.slug for ref in self.data.volume.ranked()}
         ranked_core = {s: v for s, v in core.items() if s in ranked}

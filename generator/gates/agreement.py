@@ -6,13 +6,13 @@ contributes at least the pre-registered fraction of its judged draws, every bord
 draw and every draw the grader refused is included, and nothing else is; every sampled
 draw has one vote from each independent panel seat, and at most one from the
 adjudication seat when the volume declares one. Across the volume, Gwet's AC1 among the
-independent seats only (irrCAC) must reach the pre-registered floor; below it the grading
-is not reliable enough to publish. An adjudicated label is derived from the seats it
-adjudicates, so counting it as a rater would inflate agreement. When the reference rater set
-is not the grader, it rated every judged draw (``generator.gates.labels``). A declared
-calibration set must meet its pre-registered rule against the humans
-(``generator.calibration``); without one the gate passes and says every judged number is
-judge-unvalidated.
+independent seats only (``generator.stats.gwet_ac1``) must reach the pre-registered floor;
+below it the grading is not reliable enough to publish. An adjudicated label is derived
+from the seats it adjudicates, so counting it as a rater would inflate agreement. When the
+reference rater set is not the grader, it rated every judged draw
+(``generator.gates.labels``). A declared calibration set must meet its pre-registered rule
+against the humans (``generator.calibration``); without one the gate passes and says every
+judged number is judge-unvalidated.
 """
 
 from __future__ import annotations

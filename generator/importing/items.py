@@ -20,6 +20,7 @@ from typing import Annotated, Any, Final
 from pydantic import Field, ValidationError, field_validator, model_validator
 
 from generator import commitments
+from generator.canary import with_canary
 from generator.canonical import dumps_line, write_bytes
 from generator.errors import InputError
 from generator.importing.table import SourceRow, add_validation_problems
@@ -262,7 +263,8 @@ def import_items(
     items = sorted(_items(rows, shown, bank, chosen, problems), key=lambda pair: pair[0].id)
     if problems:
         raise InputError(f"cannot import {shown}; nothing was written:", problems.items)
-    public = [i for i, held in items if not held]
+    # Public lines carry the bank's canary (generator.canary); held-out texts stay private.
+    public = [with_canary(i, bank.manifest.canary) for i, held in items if not held]
     heldout = [i for i, held in items if held]
     if heldout:
         secret = commitments.ensure_secret(layout)

@@ -10,7 +10,8 @@ from typing import Annotated, ClassVar, Final, Literal
 from pydantic import Field, StringConstraints, model_validator
 
 from generator import ladder
-from generator.models.base import ItemId, Name, Part, Record, Sha256, Slug, VersionId
+from generator.models.base import Canary, ItemId, Part, Record, Sha256, Slug, VersionId
+from generator.models.manifest import BankManifest, BankVersion, Category
 from generator.models.rubric import Rubric
 from generator.models.validation import Status, ValidationStep
 
@@ -150,10 +151,12 @@ class ItemMeta(Record):
         return self
 
 
-BANK_ITEM_SCHEMA_VERSION = 2
+BANK_ITEM_SCHEMA_VERSION = 3
 """Version 2 adds the optional ``rubric`` and ``reference`` (reference and known-wrong
-answers). Version 1 lines still read, and an item that needs neither is still written as
-version 1, so published bank files keep their bytes."""
+answers), version 3 ``canary`` and ``published``. Older lines still read; an item is
+written at the oldest version that holds it, so published bank files keep their bytes."""
+
+CANARY_VERSION: Final = 3  # the bank item version that introduced canary and published
 
 
 class BankItem(ItemMeta):
@@ -184,6 +187,15 @@ class BankItem(ItemMeta):
         lines = [] if self.rubric is None else [line.text for line in self.rubric.lines]
         return "\n".join([self.pass_criterion, *lines])
 
+    canary: Canary | None = None
+    """Since schema version 3: the bank's canary GUID (``bank/bank.yaml``), on every public
+    line so a training-corpus search finds any copy of it (``generator.canary`` requires
+    it before anything public is built); held-out items in the private store carry none."""
+    published: dt.date | None = None
+    """Since schema version 3, in the per-version downloads only: the release date of the
+    bank version that added the item (the first day its text could be public), to filter
+    by a model's knowledge cut-off. ``bank/public.jsonl`` leaves it to the manifest."""
+
     reference: Reference | None = None
     """The reference answer and known-wrong answers the audit tests the item with (since
     schema version 2; not part of ``text_sha256``, so a core item can gain them). A public
@@ -194,14 +206,18 @@ class BankItem(ItemMeta):
     item's reference lives in the private store only and reaches no public file (the
     holdout gate looks for it)."""
 
-    def public_dump(self) -> dict[str, object]:
+    def public_dump(self, published: dt.date | None = None) -> dict[str, object]:
         """The item as the per-version ``bank_<version>_public.jsonl`` downloads carry it:
-        without its reference (the bank sources download carries a public item's), at the
-        oldest schema version that still holds the rest, so adding a reference never
-        changes a published per-version download's bytes."""
+        without its reference (the bank sources download carries a public item's), with
+        its ``published`` date when given, at the oldest schema version that still holds
+        the rest, so adding a reference never changes a published per-version download's
+        bytes."""
         data: dict[str, object] = self.model_dump(
             mode="json", exclude_none=True, exclude={"reference"}
         )
+        if published is not None:  # version 3 holds it, and no older version does
+            version = max(self.schema_version, CANARY_VERSION)
+            return {**data, "published": published.isoformat(), "schema_version": version}
         for version in range(1, self.schema_version):
             try:
                 type(self).model_validate({**data, "schema_version": version})
@@ -242,13 +258,17 @@ class BankItem(ItemMeta):
             raise ValueError("an item with a rubric is schema_version 2 (write schema_version: 2)")
         if self.reference is not None:
             self._reference_fits(self.reference)
+        if (self.canary or self.published) and self.schema_version < CANARY_VERSION:
+            raise ValueError(
+                f"canary and published need schema_version {CANARY_VERSION} "
+                f"(the item says {self.schema_version})"
+            )
         return self
 
     def _reference_fits(self, reference: Reference) -> None:
-        if self.schema_version < BANK_ITEM_SCHEMA_VERSION:
+        if self.schema_version < 2:  # the version that introduced references
             raise ValueError(
-                f"reference needs schema_version {BANK_ITEM_SCHEMA_VERSION} "
-                f"(the item says {self.schema_version})"
+                f"reference needs schema_version 2 (the item says {self.schema_version})"
             )
         if reference.known_wrong and self.check is None:
             raise ValueError("known_wrong answers are for Tier 0 items (a Tier 1 item has no rule)")
@@ -301,78 +321,6 @@ class HeldOutEntry(ItemMeta):
         return self
 
 
-class Category(Part):
-    """A category of probes, declared by the bank."""
-
-    id: Slug
-    """Stable id used by items."""
-    title: Name
-    """Display title."""
-    description: Annotated[str, Field(max_length=2_000)] = ""
-    """What failures in this category look like."""
-
-
-class BankVersion(Part):
-    """One version of the bank."""
-
-    id: VersionId
-    """Version id (``v1``, ``v1.1`` …); the first listed version is the core."""
-    released: dt.date
-    """Release date."""
-    notes: Annotated[str, Field(max_length=4_000)] = ""
-    """Changelog entry in a sentence or two."""
-    retired: list[ItemId] = []
-    """Items retired from the active bank from this version on (core items stay core)."""
-
-
-class BankManifest(Record):
-    """``bank/bank.yaml``: the bank's name, categories and versions."""
-
-    name: Name
-    """Name of the bank."""
-    license: Name = "CC-BY-4.0"
-    """Licence of the public items (an SPDX id)."""
-    results_license: Name | None = None
-    """Licence of the published results data (an SPDX id): the public bundles (responses
-    to public items, verdicts, panel votes), the figures and the tidy leaderboards.
-    Absent: the public items' licence."""
-    demonstration: bool = False
-    """True when the bank is demonstration data, labelled so wherever shown."""
-    categories: list[Category] = Field(min_length=1)
-    """Declared categories, in display order."""
-    versions: list[BankVersion] = Field(min_length=1)
-    """Versions in release order."""
-
-    @model_validator(mode="after")
-    def _unique(self) -> BankManifest:
-        for label, ids in (
-            ("category", [c.id for c in self.categories]),
-            ("version", [v.id for v in self.versions]),
-        ):
-            seen: set[str] = set()
-            for ident in ids:
-                if ident in seen:
-                    raise ValueError(f"{label} {ident!r} is declared twice")
-                seen.add(ident)
-        dates = [v.released for v in self.versions]
-        if dates != sorted(dates):
-            raise ValueError("versions are not in release-date order")
-        return self
-
-    def results_licence(self) -> str:
-        """The results data's licence: ``results_license``, else the public items'."""
-        return self.results_license or self.license
-
-    def version_ids(self) -> list[str]:
-        """Version ids in release order."""
-        return [v.id for v in self.versions]
-
-    def versions_up_to(self, version: str) -> list[str]:
-        """Version ids from the core up to and including ``version``."""
-        ids = self.version_ids()
-        return ids[: ids.index(version) + 1]
-
-
 __all__ = [
     "BANK_ITEM_SCHEMA_VERSION",
     "COMMITMENT_SCHEME",
@@ -397,4 +345,5 @@ __all__ = [
     "Tier0Rule",
     "ValidationStep",
 ]
-"""Public names (``Status`` and ``ValidationStep`` live in ``models.validation``)."""
+"""Public names (``Status`` and ``ValidationStep`` live in ``models.validation``; the
+manifest's ``BankManifest``, ``BankVersion`` and ``Category`` in ``models.manifest``)."""

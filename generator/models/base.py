@@ -12,6 +12,12 @@ from pydantic_core import CoreConfig, SchemaValidator
 
 SCHEMA_VERSION = 1
 
+Canary = Annotated[
+    str,
+    StringConstraints(pattern=r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"),
+]
+"""A canary GUID: a UUID in lowercase hex, ``8-4-4-4-12`` (``generator.canary``)."""
+
 Sha256 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
 """Lower-case hex SHA-256."""
 

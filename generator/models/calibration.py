@@ -10,11 +10,11 @@ and by every calibrated judge, in the same label format.
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, model_validator
 
-from generator.models.base import ItemId, Name, Part, Record, Slug
+from generator.models.base import Canary, ItemId, Name, Part, Record, Slug
 from generator.models.raters import HumanRater
 
 CALIBRATION_FILE = "calibration.jsonl"
@@ -163,8 +163,10 @@ class CorpusEntry(Record):
     calibration_corpus.jsonl``): a public item's question, answer, human and judge grades;
     a held-out item by its ids only (its text and grades are never in it)."""
 
+    supported_schema_version: ClassVar[int] = 2
+
     schema_version: int = Field(default=1, ge=1)
-    """Version of this file format. Readers refuse versions newer than they know."""
+    """Version of this file format (2 adds ``canary``). Readers refuse newer versions."""
     volume: Annotated[str, Field(pattern=r"^vol-[0-9]{3}$")]
     """The volume."""
     candidate: Slug
@@ -193,10 +195,15 @@ class CorpusEntry(Record):
     """Each human's grade, by rater id; public items only."""
     judge_grades: dict[str, GradeLabel] = {}
     """Each calibrated judge's grade, by rater key; public items only."""
+    canary: Canary | None = None
+    """Since schema version 2: the bank's canary GUID (``generator.canary``) on every unit
+    that quotes a public item, like every public bank line; public items only."""
 
     @model_validator(mode="after")
     def _ids_only_when_held_out(self) -> CorpusEntry:
-        shown = (self.prompt, self.pass_criterion, self.response)
+        if self.canary is not None and self.schema_version < 2:
+            raise ValueError("canary needs schema_version 2")
+        shown = (self.prompt, self.pass_criterion, self.response, self.canary)
         if self.held_out and (
             any(x is not None for x in shown) or self.human_grades or self.judge_grades
         ):

@@ -69,17 +69,18 @@ def covered() -> frozenset[int]:
 def fallback_font(text: str) -> bytes | None:
     """A face covering every character of ``text`` no pinned font has, or None.
 
-    Control characters (line ends, tabs) are never drawn, so they need no glyph. The face
-    depends only on the set of characters it covers, and a volume's pages share a handful
-    of such sets: each is built once per process.
+    Control characters (line ends, tabs) are never drawn and Pango sets every space
+    character itself (a missing U+3000 IDEOGRAPHIC SPACE gets its width, not a glyph), so
+    neither needs a glyph. The face depends only on the exact set of characters it covers,
+    and a volume's pages share a handful of such sets: each is built once per process.
     """
-    needed = frozenset(point for point in {ord(c) for c in text} - covered() if not _control(point))
+    needed = frozenset(point for point in {ord(c) for c in text} - covered() if not _blank(point))
     return _fallback_face(needed) if needed else None
 
 
-def _control(point: int) -> bool:
-    """C0 and C1 control characters (never drawn)."""
-    return point < 0x20 or 0x7F <= point < 0xA0
+def _blank(point: int) -> bool:
+    """C0 and C1 control characters and white space (never drawn with a glyph)."""
+    return point < 0x20 or 0x7F <= point < 0xA0 or chr(point).isspace()
 
 
 @functools.lru_cache(maxsize=64)

@@ -18,6 +18,7 @@ from generator.figures.tally import panel_majority
 from generator.models.base import slugify
 from generator.models.bundle import Recusal
 from generator.models.raters import Rater
+from generator.render import contamination
 from generator.render.context import Candidate, Inputs, base_context, jury_card_path
 from generator.render.text import Clipped, clip
 from generator.render.wrong import rubric_lines_context
@@ -199,6 +200,8 @@ def jury_card_context(inputs: Inputs, candidate: Candidate) -> dict[str, Any]:
             "leaderboard": "../leaderboard.html",
             "rubric_lines": rubric_lines_context(inputs, candidate),
             "anchor_probe": anchor_probe_id(vid, candidate.ref.api) if candidate.anchor else None,
+            "contamination_explained": contamination.EXPLAINED,
+            "contamination_reading": contamination.reading,
         }
     )
     return context

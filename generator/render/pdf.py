@@ -16,6 +16,13 @@ every page. Reproducible bytes need four things, all handled here:
 * a fresh worker process per pool (``spawn``), so the environment above is set before
   WeasyPrint and fontconfig are first loaded.
 
+A worker parses the pinned faces' ``@font-face`` sheet and loads them into one
+``FontConfiguration`` once per fallback face (most documents have none), not once per
+document: the faces do not depend on the document, and the bytes are the same either
+way. Each page a worker lays out is reported to the run's progress as it is laid out
+(``generator.render.pdf_pages``); each PDF counts as a step when it is done, with its
+number of pages.
+
 Workers never outlive the run: on Linux each asks the kernel to kill it when its parent
 dies (``PR_SET_PDEATHSIG``), so a SIGKILLed ``render`` leaves no renderer behind; any
 other exit (an error, SIGTERM raised as ``SystemExit``) cancels the queue and terminates
@@ -27,6 +34,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import functools
 import logging
 import os
 import shutil
@@ -42,6 +50,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.progress import Progress, expect
+from generator.render import pdf_pages
 from generator.render.fonts import (
     FACES,
     FALLBACK,
@@ -51,6 +60,7 @@ from generator.render.fonts import (
     font_dir,
     make_fetcher,
 )
+from generator.words import counted
 
 RENDERER = f"WeasyPrint {version('weasyprint')}"
 SCRATCH_PREFIX = "probepress-pdf-"
@@ -80,12 +90,21 @@ def print_css(
 ) -> str:
     """The stylesheet added for the PDF: pinned fonts, the fingerprint and page number in
     the bottom margin, and the demonstration and draft labels in the top margin."""
+    return face_css(fallback) + page_css(fingerprint, demonstration, draft, fallback)
+
+
+def face_css(fallback: bool) -> str:
+    """The ``@font-face`` rules of the pinned faces (and of the document's fallback face)."""
     declared = [*FACES, (FALLBACK_FAMILY, "normal", "normal", FALLBACK)] if fallback else FACES
-    faces = "".join(
+    return "".join(
         f'@font-face{{font-family:"{family}";font-weight:{weight};font-style:{style};'
         f"src:url({FONT_SCHEME}{name})}}\n"
         for family, weight, style, name in declared
     )
+
+
+def page_css(fingerprint: str, demonstration: bool, draft: bool, fallback: bool) -> str:
+    """The rest of the print stylesheet: the faces pinned to every element, the margins."""
     last = f',"{FALLBACK_FAMILY}"' if fallback else ""
     margin = 'font-family:"Probepress Margin";font-size:7pt'
     boxes = [
@@ -100,8 +119,7 @@ def print_css(
             f'@top-left{{content:"DRAFT: not a publication";{margin};font-size:10pt;color:#c4314b}}'
         )
     return (
-        faces
-        + f'html,body,body *{{font-family:"Probepress Sans"{last} !important}}\n'
+        f'html,body,body *{{font-family:"Probepress Sans"{last} !important}}\n'
         + "code,pre,kbd,samp,.mono,code *,pre *,.mono *{"
         + f'font-family:"Probepress Mono","Probepress Sans"{last} !important;'
         + "font-weight:normal !important}\n"
@@ -118,40 +136,67 @@ class Prepared:
 
     document: Any
     """The ``weasyprint.HTML`` of the page's exact text."""
-    css: Any
-    """The added print stylesheet (fonts, fingerprint margin)."""
+    stylesheets: list[Any]
+    """The added print stylesheets: the pinned faces, then the rest (fingerprint margin)."""
     fonts: Any
-    """The document's ``FontConfiguration``."""
+    """The ``FontConfiguration`` holding the faces (shared by the worker's documents that
+    have the same fallback face)."""
+
+
+@functools.lru_cache(maxsize=16)
+def _faces(fallback: bytes | None) -> tuple[Any, Any]:
+    """A ``FontConfiguration`` with the pinned faces (and ``fallback``) loaded, and their
+    parsed ``@font-face`` sheet: built once per worker and fallback face."""
+    from weasyprint import CSS
+    from weasyprint.text.fonts import FontConfiguration
+
+    fonts = FontConfiguration()
+    sheet = CSS(
+        string=face_css(fallback is not None),
+        url_fetcher=make_fetcher(font_dir(), fallback),
+        font_config=fonts,
+    )
+    return fonts, sheet
 
 
 def prepare(job: PdfJob) -> Prepared:
     """The WeasyPrint inputs of ``job`` (in a worker prepared by :func:`_prepare_worker`)."""
     os.environ["SOURCE_DATE_EPOCH"] = str(job.epoch)
     from weasyprint import CSS, HTML
-    from weasyprint.text.fonts import FontConfiguration
 
     text = job.html.decode("utf-8")
     fallback = fallback_font(text)
+    fonts, faces = _faces(fallback)
     fetcher = make_fetcher(font_dir(), fallback)
-    fonts = FontConfiguration()
     css = CSS(
-        string=print_css(job.fingerprint, job.demonstration, job.draft, fallback is not None),
+        string=page_css(job.fingerprint, job.demonstration, job.draft, fallback is not None),
         url_fetcher=fetcher,
         font_config=fonts,
     )
     # No base URL: relative links stay relative, and no path of this machine gets in.
-    return Prepared(HTML(string=text, url_fetcher=fetcher), css, fonts)
+    return Prepared(HTML(string=text, url_fetcher=fetcher), [faces, css], fonts)
 
 
-def render_pdf(job: PdfJob) -> bytes:
-    """The PDF of ``job`` (runs in a worker prepared by :func:`_prepare_worker`)."""
+@dataclass(frozen=True)
+class Rendered:
+    """A rendered PDF and its number of pages."""
+
+    pdf: bytes
+    pages: int
+
+
+def render_pdf(job: PdfJob) -> Rendered:
+    """The PDF of ``job`` (runs in a worker prepared by :func:`_prepare_worker`); its pages
+    are reported as they are laid out."""
     ready = prepare(job)
-    pdf: bytes = ready.document.write_pdf(
-        stylesheets=[ready.css],
-        font_config=ready.fonts,
-        pdf_identifier=job.fingerprint[:32].encode("ascii"),
-    )
-    return pdf
+    pdf_pages.rendering(job.path)
+    try:
+        document = ready.document.render(stylesheets=ready.stylesheets, font_config=ready.fonts)
+        pdf_pages.laid_out(len(document.pages))
+    finally:
+        pdf_pages.rendering(None)
+    pdf: bytes = document.write_pdf(pdf_identifier=job.fingerprint[:32].encode("ascii"))
+    return Rendered(pdf, len(document.pages))
 
 
 def _die_with_parent(parent: int) -> None:
@@ -165,9 +210,9 @@ def _die_with_parent(parent: int) -> None:
         os._exit(1)
 
 
-def _prepare_worker(scratch: str, parent: int) -> None:
+def _prepare_worker(scratch: str, parent: int, events: Any = None) -> None:
     """Tie the worker's life to its parent's; point fontconfig at the pinned fonts only,
-    before WeasyPrint is imported."""
+    before WeasyPrint is imported; send the pages it lays out to ``events``."""
     _die_with_parent(parent)
     cache = tempfile.mkdtemp(prefix="fc-", dir=scratch)
     conf = Path(cache) / "fonts.conf"
@@ -181,6 +226,7 @@ def _prepare_worker(scratch: str, parent: int) -> None:
     # The page CSS is written for browsers too: WeasyPrint warns about what it does not
     # support there (media features, overflow-x). Errors still show.
     logging.getLogger("weasyprint").setLevel(logging.ERROR)
+    pdf_pages.forward(events)
 
 
 def _alive(pid: int) -> bool:
@@ -225,29 +271,40 @@ def _stop(pool: ProcessPoolExecutor) -> None:
 def render_pdfs(
     jobs: Sequence[PdfJob], workers: int, progress: Progress | None = None
 ) -> dict[str, bytes]:
-    """Render ``jobs`` on up to ``workers`` processes; PDF bytes by path."""
+    """Render ``jobs`` on up to ``workers`` processes; PDF bytes by path.
+
+    ``progress`` counts each PDF as it is done ("PDF <path> (9 pages)"; they finish out
+    of order) and is told each page as it is laid out, without counting it.
+    """
     if not jobs:
         return {}
     sweep_scratch()
     out: dict[str, bytes] = {}
-    with tempfile.TemporaryDirectory(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-") as scratch:
+    context = get_context("spawn")
+    # Only a display that shows notes gets the pages (a plain callback would drop them).
+    events = context.Queue() if callable(getattr(progress, "note", None)) else None
+    with (
+        tempfile.TemporaryDirectory(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-") as scratch,
+        pdf_pages.Listener(events, progress),
+    ):
         pool = ProcessPoolExecutor(
             max_workers=max(1, min(workers, len(jobs))),
-            mp_context=get_context("spawn"),
+            mp_context=context,
             initializer=_prepare_worker,
-            initargs=(scratch, os.getpid()),
+            initargs=(scratch, os.getpid(), events),
         )
         try:
             # Longest pages first, so no worker is left alone with a big one at the end.
             ordered = sorted(jobs, key=lambda job: (-len(job.html), job.path))
-            futures: dict[Future[bytes], str] = {
+            futures: dict[Future[Rendered], str] = {
                 pool.submit(render_pdf, job): job.path for job in ordered
             }
             expect(progress, len(futures))
             for future in as_completed(futures):
-                out[futures[future]] = future.result()
-                if progress is not None:  # as each page is done (they finish out of order)
-                    progress(f"PDF {futures[future]}")
+                rendered = future.result()
+                out[futures[future]] = rendered.pdf
+                if progress is not None:
+                    progress(f"PDF {futures[future]} ({counted(rendered.pages, 'page')})")
         except BaseException:
             _stop(pool)
             raise

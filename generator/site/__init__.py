@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator import bank_downloads, confine
+from generator import bank_downloads, canary, confine, release
 from generator.canonical import write_bytes, write_text
 from generator.errors import CheckFailed, InputError
 from generator.progress import Progress, silent
@@ -26,8 +26,10 @@ from generator.site.published import Publication, load_publication
 from generator.store.bank import Bank, load_bank
 from generator.store.jsonl import Bounds, Problems
 from generator.store.paths import (
+    BANK,
     DOWNLOADS,
     DOWNLOADS_FOLDER,
+    SITE_SRC,
     VOLUMES,
     VOLUMES_FOLDER,
     Layout,
@@ -132,6 +134,25 @@ def _prune(root: Path, site_src: Path, keep: set[str]) -> int:
     return removed
 
 
+def _refuse_without_canary(
+    layout: Layout, bank: Bank, files: list[downloads.Download], pages: Mapping[str, str]
+) -> None:
+    """Refuse to write public bank files that do not carry the bank's canary."""
+    copies = {release.download_name(f"{BANK}/{n}"): n for n in ("public.jsonl", "bank.yaml")}
+    public = [
+        canary.PublicFile(canary.planned_path(f.name), f.data, f.name.endswith(".jsonl"))
+        for f in files
+        if f.group == "bank" or f.name in copies
+    ]
+    page = f"{DOWNLOADS_FOLDER}/changelog.md"
+    public.append(canary.PublicFile(f"{SITE_SRC}/{page}", pages[page].encode("utf-8"), False))
+    found = canary.refusals(bank.manifest, layout.public_items.read_bytes(), public)
+    if found:
+        raise CheckFailed(
+            "public bank files must carry the bank's canary; nothing was written:", found
+        )
+
+
 def _refuse_bank_changes(layout: Layout, files: list[downloads.Download]) -> None:
     planned = {f"{DOWNLOADS}/{f.name}": f.data for f in files if f.group == "bank"}
     problems = bank_downloads.refused_changes(layout, planned)
@@ -186,6 +207,7 @@ def generate(
     files = downloads.plan(pub, bank, loaded)
     _refuse_bank_changes(layout, files)
     pages = generated_pages(pub, bank, files)
+    _refuse_without_canary(layout, bank, files, pages)
     site_src = layout.site_src
     written = 0
     step("writing pages and downloads")

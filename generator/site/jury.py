@@ -10,6 +10,7 @@ from generator.anchors import FIGURE_PREFIX as ANCHOR_PROBE
 from generator.models.base import slugify
 from generator.models.figures import Figure
 from generator.models.raters import Rater
+from generator.render import contamination
 from generator.site.markup import code, page, table, text
 from generator.site.published import PublishedVolume
 from generator.site.results import MISSING, candidates_in_order, frozen_links, shown, volume_heading
@@ -94,6 +95,29 @@ def anchor_probe_section(pv: PublishedVolume) -> str:
     )
 
 
+def _contamination(pv: PublishedVolume) -> str:
+    """The contamination section: every ranked model's gap, its intervals and reading."""
+    rows = []
+    for ref in candidates_in_order(pv):
+        gap = pv.figure(f"{ref.slug}/contamination/gap")
+        reading = text(contamination.reading(gap)) if gap is not None else "not computed"
+        rows.append(
+            [text(ref.display_name), shown(gap), shown(gap, "narrow"), shown(gap, "wide"), reading]
+        )
+    notes = [
+        text(str(fig.detail["statement"]))
+        for suffix in ("absent", "baselines")
+        if (fig := pv.figure(f"contamination/{suffix}")) is not None
+    ]
+    return (
+        "## Contamination signal\n\n"
+        + text(contamination.EXPLAINED)
+        + "\n\n"
+        + table(["Model", "Gap", "Narrow interval", "Wide interval", "Reading"], rows, "lrlll")
+        + "".join(f"\n\n{note}" for note in notes)
+    )
+
+
 def jury_page(pv: PublishedVolume) -> str:
     """``volumes/<vol>/jury.md``: seats, agreement, leniency and every jury card."""
     v = pv.volume
@@ -121,7 +145,9 @@ def jury_page(pv: PublishedVolume) -> str:
         "## Seats\n\n" + table(["Seat", "Rater", "Family", "Qualification"], _seat_rows(pv)),
         anchor_probe_section(pv),
         "## Agreement\n\n" + agreement + ("\n\n" + "\n".join(sample) if sample else ""),
+        _contamination(pv),
         "## Jury cards\n\nOne frozen card per candidate: recusals and reserves, sample design, "
-        "agreement and disagreements (held-out items by id only).\n\n" + "\n".join(cards),
+        "agreement, contamination signal and disagreements (held-out items by id only).\n\n"
+        + "\n".join(cards),
         f"Back to [the results of {text(v.id)}](index.md).",
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from generator import bank_downloads
+from generator import bank_downloads, canary
 from generator.hashing import sha256_bytes
 from generator.site.downloads import Download
 from generator.site.markup import admonition, code, link, page, size, table, text
@@ -104,9 +104,11 @@ _SECTIONS = [
         "Public bank",
         "One file per bank version, each holding exactly the public items of that "
         "version, one JSON object a line, without reference answers (the bank sources "
-        "carry public items' references). Held-out items are never published; a file "
-        "never changes once published. Licence: see Licences below. History: "
-        f"{link('bank changelog', 'changelog.md')}.",
+        "carry public items' references), each line with the bank's canary GUID "
+        "(`canary`: search training data for it) and the item's publication date "
+        "(`published`: the release date of the version that added it). Held-out items are "
+        "never published; a file never changes once published. Licence: see Licences "
+        f"below. History and every item's date: {link('bank changelog', 'changelog.md')}.",
         "bank",
     ),
     (
@@ -233,6 +235,45 @@ def changelog_page(pub: Publication, bank: Bank, sums: dict[str, str]) -> str:
         f"{text(bank.manifest.name)}. Versions only add items; the items of the first "
         "version are the core. Retired items leave the active bank but stay in the "
         "downloads.",
+        _canary_section(bank),
         *blocks,
         status_section(bank),
+        _dates_section(bank),
+    )
+
+
+def _canary_section(bank: Bank) -> str:
+    """The bank's canary GUID and what to do with it (``generator.canary``)."""
+    guid = bank.manifest.canary
+    if guid is None:  # the site refuses to build then (generator.canary.refusals)
+        return "## Canary\n\nThe bank declares no canary GUID."
+    return (
+        f"## Canary\n\nEvery public bank file carries this GUID: {code(guid)}. It is a "
+        "field of every line of the public bank downloads and of `bank/public.jsonl`, "
+        "it is declared in `bank.yaml`, and it is on this page. " + text(canary.SEARCH)
+    )
+
+
+def _dates_section(bank: Bank) -> str:
+    """Every item's publication date (public and held out, no text), oldest first."""
+    every = [*bank.public.values(), *bank.heldout.values()]
+    when = {v.id: v.released for v in bank.manifest.versions}
+    rows = [
+        [
+            code(m.id),
+            text(m.category),
+            "held out" if bank.is_heldout(m.id) else "public",
+            text(m.added_in),
+            text(when[m.added_in].isoformat()),
+        ]
+        for m in sorted(every, key=lambda m: (when[m.added_in], m.id))
+    ]
+    return (
+        "## Publication dates\n\nEach item's publication date is the release date of the "
+        "bank version that added it: the first day its text could have been public. A "
+        "model whose knowledge cut-off is before that date cannot have trained on the "
+        "item from this bank; filter by it with the `published` field of the public bank "
+        "downloads. Held-out items are listed with their date only: their text is never "
+        "published (models reach it only when they are run, through their providers).\n\n"
+        + table(["Item", "Category", "Kind", "Added in", "Published"], rows)
     )

@@ -3,8 +3,8 @@
 No file I/O and no global state. Methods are deterministic; the coverage simulation in
 ``tests/stats/simulate.py`` (test-only) takes explicit seeds. See DESIGN section 5.
 
-Names are imported from their modules on first use (PEP 562): SciPy, pandas and irrCAC
-take most of a second to import, and a command that finds every result in the cache
+Names are imported from their modules on first use (PEP 562): SciPy takes most of a
+second to import, and a command that finds every result in the cache
 (``generator.cache``) should not pay for them.
 """
 

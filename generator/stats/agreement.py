@@ -1,36 +1,43 @@
 """Panel agreement (Gwet's AC1) and grader leniency.
 
-AC1 is computed with the irrCAC package (``irrCAC.raw.CAC``), the Python port of Gwet's
-own R package; ``tests/stats/gwet_numpy.py`` re-derives it independently for the tests.
-Things irrCAC does that this module deliberately undoes or guards against:
+AC1 is Gwet's (2008; 2014, ch. 5) for raw ratings with missing values, computed here in
+numpy with the arithmetic of the irrCAC package (``irrCAC.raw.CAC.gwet``, the Python port
+of Gwet's own R package) operation for operation, so that every number is irrCAC's to the
+last bit: ``tests/stats/test_ac1_irrcac.py`` compares the two on random panels, the
+published worked examples and the JailbreakBench labels, and ``tests/stats/gwet_numpy.py``
+re-derives AC1 independently. Importing irrCAC (with pandas and ``scipy.stats``) cost more
+than a second of every command that computes one coefficient. What follows irrCAC, and why:
 
-* it rounds every output to 5 digits unless ``digits`` is raised (we ask for 17);
-* it treats empty strings as missing ratings (we refuse empty category names);
-* it silently ignores ratings outside the declared categories (we refuse them);
-* it truncates the CI's upper limit at 1 and only accepts levels in [0.90, 0.99] (we
-  compute the interval ourselves from its value and standard error, with the same
-  Student-t on ``n - 1`` degrees of freedom, clipped to AC1's range [-1, 1]);
-* it replaces a zero standard error by 1e-15 (we report 0).
+* the order of every sum (element by element where irrCAC uses Python's ``sum``, numpy's
+  reductions where it uses numpy's) and its rounding of every output to 17 decimals
+  (numpy's ``round``): the published figures were computed that way;
+* ``AC1_METHOD`` still names irrCAC: the numbers are its numbers, and a new name would make
+  every published AC1 figure fail to recompute.
+
+What irrCAC does that this module does not: it treats empty strings as missing ratings
+(we refuse empty category names), silently ignores ratings outside the declared categories
+(we refuse them), truncates the CI's upper limit at 1 and only accepts levels in
+[0.90, 0.99] (we compute the interval from the value and standard error, with the same
+Student-t on ``n - 1`` degrees of freedom via ``scipy.special.stdtrit``, which is what
+``scipy.stats.t.ppf`` evaluates, clipped to AC1's range [-1, 1]), and replaces a zero
+standard error by 1e-15 (we report 0).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
-from generator.stats._arrays import check_confidence
+from generator.stats._arrays import FloatArray, check_confidence
 from generator.stats.errors import StatsError
-
-if TYPE_CHECKING:
-    import pandas as pd
 
 AC1_METHOD = "gwet-ac1 (irrCAC, delta-method se, t on n-1 df)"
 LENIENCY_METHOD = "tango-score"
-_IRRCAC_ZERO_SE = 1e-15  # irrCAC's stand-in for a standard error of exactly zero
+_ZERO_SE = 1e-15  # irrCAC's stand-in for a standard error of exactly zero, reported as 0
+_DIGITS = 17  # irrCAC rounds every output to this many decimals (``digits=17``)
 
 
 @dataclass(frozen=True)
@@ -118,69 +125,110 @@ def gwet_ac1(
         StatsError: Fewer than 2 raters, fewer than 2 subjects rated by at least 2 raters,
             ragged rows, unknown or empty categories, or a bad confidence level.
     """
-    from irrCAC.raw import CAC  # with pandas and SciPy, costly imports only AC1 needs
-    from scipy import stats
+    from scipy import special  # scipy.stats costs twice the import for this one quantile
 
     level = check_confidence(confidence)
-    frame = _ratings_frame(ratings, categories)
-    raw = CAC(frame, weights="identity", categories=list(categories), digits=17).gwet()["est"]
-    value = float(raw["coefficient_value"])
-    se = float(raw["se"])
-    if se <= _IRRCAC_ZERO_SE:
-        se = 0.0
-    n_subjects = int(frame.shape[0])
-    half_width = float(stats.t.ppf(0.5 + level / 2.0, n_subjects - 1)) * se
+    counts = _category_counts(ratings, categories)
+    parts = _gwet(counts)
+    se = parts.se if parts.se > _ZERO_SE else 0.0
+    n_subjects = int(counts.shape[0])
+    # What scipy.stats.t.ppf(q, df) returns: stdtrit(df, q) times scale 1 plus loc 0.
+    half_width = float(special.stdtrit(n_subjects - 1, 0.5 + level / 2.0)) * se
     return AgreementResult(
-        value=value,
+        value=parts.value,
         se=se,
-        ci_lo=max(-1.0, value - half_width),
-        ci_hi=min(1.0, value + half_width),
+        ci_lo=max(-1.0, parts.value - half_width),
+        ci_hi=min(1.0, parts.value + half_width),
         n_subjects=n_subjects,
-        n_raters=frame.shape[1],
-        percent_agreement=float(raw["pa"]),
-        chance_agreement=float(raw["pe"]),
+        n_raters=len(ratings[0]),
+        percent_agreement=parts.pa,
+        chance_agreement=parts.pe,
         confidence=level,
     )
 
 
-def _ratings_frame(
+@dataclass(frozen=True)
+class _Parts:
+    """AC1, its standard error (irrCAC's 1e-15 for zero), ``pa`` and ``pe``, rounded."""
+
+    value: float
+    se: float
+    pa: float
+    pe: float
+
+
+def _in_order(values: FloatArray) -> float:
+    """The sum of ``values`` added one after another, as Python's ``sum`` adds numpy
+    scalars (``np.sum`` adds pairwise, which can differ in the last bit)."""
+    return float(np.add.accumulate(values)[-1]) if values.size else 0.0
+
+
+def _rounded(value: float | np.float64) -> float:
+    """``value`` rounded to irrCAC's 17 decimals, by numpy's rounding as irrCAC does."""
+    return float(np.round(np.float64(value), _DIGITS))
+
+
+def _gwet(counts: FloatArray) -> _Parts:
+    """Gwet's AC1 and its delta-method variance from a subjects x categories count matrix
+    (every row rated at least once), identity weights, no finite-population correction."""
+    n, q = counts.shape
+    raters = counts.sum(axis=1)
+    agreeing = (counts * (counts - 1)).sum(axis=1)  # ordered pairs of raters that agree
+    paired = raters >= 2
+    n_paired = int(paired.sum())
+    pa = _in_order(agreeing[paired] / (raters * (raters - 1))[paired]) / n_paired
+    propensity = ((1 / n) * (counts / raters[:, np.newaxis])).T.sum(axis=1)
+    scale = float(q) / (q * (q - 1))  # the identity weights sum to q
+    pe = float(q) * _in_order(propensity * (1 - propensity)) / (q * (q - 1))
+    ac1 = (pa - pe) / (1 - pe)
+    pair_count = raters * (raters - 1)
+    pa_i = agreeing / (pair_count - (pair_count == 0))
+    ac1_i = (n / n_paired) * (pa_i - pe * paired) / (1 - pe)
+    pe_i = scale * np.matmul(counts, 1 - propensity) / raters
+    linear = ac1_i - 2 * (1 - ac1) * (pe_i - pe) / (1 - pe)
+    variance = 1.0 / (n * (n - 1)) * _in_order((linear - ac1) ** 2)
+    se = float(np.sqrt(variance)) or _ZERO_SE
+    return _Parts(_rounded(ac1), _rounded(se), _rounded(pa), _rounded(pe))
+
+
+def _category_counts(
     ratings: Sequence[Sequence[str | None]], categories: Sequence[str]
-) -> pd.DataFrame:
-    """Validate raw ratings and return them as an object DataFrame with NaN for missing."""
+) -> FloatArray:
+    """Validate raw ratings; how many raters put each rated subject in each category."""
     declared = list(categories)
     if len(declared) < 2:
         raise StatsError(f"AC1 needs at least 2 declared categories, got {len(declared)}")
     if len(set(declared)) != len(declared):
         raise StatsError("AC1 categories must be unique")
     if any(not isinstance(c, str) or c == "" for c in declared):
-        raise StatsError("AC1 categories must be non-empty strings (irrCAC reads '' as missing)")
+        raise StatsError("AC1 categories must be non-empty strings")
     rows = [list(row) for row in ratings]
     width = len(rows[0]) if rows else 0
     if width < 2:
         raise StatsError(f"AC1 needs at least 2 raters (columns), got {width}")
-    known = set(declared)
+    column = {c: k for k, c in enumerate(declared)}
+    counts: list[list[float]] = []
     for s, row in enumerate(rows):
         if len(row) != width:
             raise StatsError(f"ratings row {s} has {len(row)} raters, expected {width}")
+        tally = [0.0] * len(declared)
         for r, value in enumerate(row):
-            if value is not None and value not in known:
+            if value is None:
+                continue
+            if value not in column:
                 raise StatsError(
                     f"ratings[{s}][{r}] = {value!r} is not a declared category {declared}"
                 )
-    paired_subjects = sum(1 for row in rows if sum(v is not None for v in row) >= 2)
+            tally[column[value]] += 1.0
+        if any(tally):  # subjects nobody rated are dropped
+            counts.append(tally)
+    paired_subjects = sum(1 for tally in counts if sum(tally) >= 2)
     if paired_subjects < 2:
         raise StatsError(
             "AC1 needs at least 2 subjects rated by at least 2 raters, "
             f"got {paired_subjects}; publish no agreement figure for this group"
         )
-    import pandas as pd
-
-    # Subjects nobody rated are dropped here rather than by irrCAC, whose own dropna
-    # triggers a pandas SettingWithCopyWarning.
-    data = [
-        [np.nan if v is None else v for v in row] for row in rows if any(v is not None for v in row)
-    ]
-    return pd.DataFrame(data, dtype=object)
+    return np.array(counts, dtype=np.float64)
 
 
 def leniency(

@@ -26,7 +26,7 @@ each side's interval is recovered into the difference with the item-level correl
 from __future__ import annotations
 
 import numpy as np
-from scipy import stats
+from scipy import special  # scipy.stats costs twice the import for its quantiles
 
 from generator.stats._arrays import Bounds, FloatArray
 
@@ -83,6 +83,16 @@ def effective_size(x: FloatArray, n: FloatArray) -> FloatArray:
     return np.asarray(np.clip(size, float(items), ceiling), dtype=np.float64)
 
 
+def t_quantile(p: float, df: FloatArray) -> FloatArray:
+    """``scipy.stats.t.ppf(p, df)``, Student's t quantile, as ``t.ppf`` computes it: with
+    ``scipy.special.stdtrit`` inside (0, 1), its limits at 0 and 1, NaN for ``df <= 0``."""
+    df = np.asarray(df, dtype=np.float64)
+    if p <= 0.0 or p >= 1.0:  # stdtrit gives NaN at the limits t.ppf returns
+        limit = -np.inf if p == 0.0 else np.inf if p == 1.0 else np.nan
+        return np.asarray(np.where(df > 0.0, limit, np.nan), dtype=np.float64)
+    return np.asarray(special.stdtrit(df, p), dtype=np.float64)
+
+
 def deff_wilson_bounds(k: FloatArray, n: FloatArray, confidence: float) -> Bounds:
     """Design-effect Wilson interval for the mean item fraction, vectorised over leading axes.
 
@@ -95,9 +105,7 @@ def deff_wilson_bounds(k: FloatArray, n: FloatArray, confidence: float) -> Bound
         The limits, each of shape ``k.shape[:-1]``.
     """
     x = item_fractions(k, n)
-    quantile = np.asarray(
-        stats.t.ppf(0.5 + confidence / 2.0, degrees_of_freedom(x)), dtype=np.float64
-    )
+    quantile = t_quantile(0.5 + confidence / 2.0, degrees_of_freedom(x))
     return wilson_bounds(np.mean(x, axis=-1), effective_size(x, n), quantile)
 
 

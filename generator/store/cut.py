@@ -5,9 +5,10 @@ version adds its entry to ``bank/bank.yaml`` and its items to ``bank/public.json
 ``bank/heldout_index.jsonl``. What a volume reads of the bank is the cut at its version:
 the manifest with the versions up to it and the categories its items use (a category
 declared later adds no column to an earlier volume's pages), and the item lines added up
-to it. ``Bank.cut`` gives a volume that view; ``release.volume_inputs`` records the cut's
-digests (:func:`cut_digests`) instead of whole-file ones, and ``verify`` recomputes them
-the same way. Growing the bank leaves a published volume's inputs as they were; editing
+to it. ``Bank.cut`` gives a volume that view; ``release.volume_inputs`` and a figure's
+sources record the cut's digests (:func:`cut_digests`) instead of whole-file ones, and
+``publish`` (:func:`kept`) and ``verify`` (:func:`current_digests`) recompute them the same
+way. Growing the bank leaves a published volume's inputs as they were; editing
 anything inside its cut (an item line, a version entry, a category it uses, the bank's
 name or licence) changes a digest, and ``publish`` refuses it (``immutable-archive``).
 """
@@ -15,12 +16,14 @@ name or licence) changes a digest, and ``publish`` refuses it (``immutable-archi
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
+from typing import Protocol
 
 from generator.canonical import dumps
-from generator.hashing import sha256_bytes
+from generator.hashing import sha256_bytes, sha256_file
 from generator.models.bank import BankManifest
+from generator.models.release import Release
 from generator.models.volume import Volume
 from generator.store.jsonl import Bounds, Problems, load_document
 from generator.store.paths import BANK, BUNDLES, Layout
@@ -106,3 +109,48 @@ def volume_bank_version(path: Path, shown: str) -> str | None:
     """The ``bank_version`` of the ``volume.yaml`` at ``path`` (None: it cannot be read)."""
     volume = load_document(path, Volume, shown, Problems(), Bounds().max_yaml_bytes)
     return None if volume is None else volume.bank_version
+
+
+def bank_cut(read: Callable[[str], Path | None], volume: str) -> dict[str, str]:
+    """The digests ``volume``'s inputs record for its bank files, each file read where ``read`` finds its root-relative name (None: not there): ``publish`` reads a
+    root, ``verify`` a root or a built site's downloads."""
+    rel = f"{BUNDLES}/{volume}/volume.yaml"
+    where = read(rel)
+    version = None if where is None else volume_bank_version(where, rel)
+    return cut_digests({r: p for r in CUT_FILES if (p := read(r)) is not None}, version)
+
+
+class InPlace(Protocol):
+    """A root or built site read in place (``verify_checks.View``)."""
+
+    def locate(self, rel: str) -> str | None: ...
+    def readable(self, rel: str) -> bool: ...
+    def path(self, rel: str) -> Path: ...
+    def sha256_at(self, place: str) -> str | None: ...
+
+
+def current_digests(view: InPlace, release: Release) -> Callable[[str], str | None]:
+    """What each file ``release`` lists is now, by its place in ``view``, to compare with
+    what it recorded: a bank input's cut digest (its whole-file one when that is what a
+    release written before cuts recorded), any other file's SHA-256."""
+    read = lambda rel: view.path(rel) if view.readable(rel) else None  # noqa: E731
+    cut = {view.locate(rel): d for rel, d in bank_cut(read, release.volume).items()}
+    recorded = {view.locate(rel): d for rel, d in release.inputs.items()}
+
+    def now(place: str) -> str | None:
+        whole = view.sha256_at(place)
+        if place not in cut or recorded.get(place) == whole:
+            return whole
+        return cut[place]
+
+    return now
+
+
+def kept(root: Path, rel: str, was: str | None, now: str | None) -> bool:
+    """Whether input ``rel`` of ``root`` (digest now ``now``, a cut for a bank file) is as
+    a release recorded it (``was``): a release written before cuts recorded a bank file
+    whole, so that digest is also accepted (read only when the cut's differs)."""
+    if now == was:
+        return True
+    whole = sha256_file(root / rel) if rel in CUT_FILES and now is not None else None
+    return was is not None and was == whole

@@ -40,7 +40,7 @@ def _walk(box: Any) -> Any:
 def lay_out(job: PdfJob) -> list[PageLayout]:
     """Lay ``job`` out (in a prepared worker) and say what each page holds."""
     ready = prepare(job)
-    document = ready.document.render(stylesheets=[ready.css], font_config=ready.fonts)
+    document = ready.document.render(stylesheets=ready.stylesheets, font_config=ready.fonts)
     root = ready.document.etree_element
     parent = {child: node for node in root.iter() for child in node}
     tables = {id(t): n for n, t in enumerate(root.iter("table"))}
