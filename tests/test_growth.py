@@ -30,8 +30,9 @@ def _strip_later_versions(root: Path) -> None:
     """The example as it stood before v1.1: no later version entries, items or vol-002."""
     manifest = root / "bank" / "bank.yaml"
     text = manifest.read_text("utf-8")
-    cut = text.index("- id: v1.1\n")
-    manifest.write_text(text[:cut], "utf-8")
+    start, end = text.index("- id: v1.1\n"), text.index("\n", text.index("- id: v1.2\n"))
+    end = text.index("  retired: []\n", end) + len("  retired: []\n")
+    manifest.write_text(text[:start] + text[end:], "utf-8")  # the later entries, nothing else
     for rel in BANK_FILES:
         path = root / rel
         lines = path.read_bytes().splitlines(keepends=True)

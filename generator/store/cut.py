@@ -112,8 +112,9 @@ def volume_bank_version(path: Path, shown: str) -> str | None:
 
 
 def bank_cut(read: Callable[[str], Path | None], volume: str) -> dict[str, str]:
-    """The digests ``volume``'s inputs record for its bank files, each file read where ``read`` finds its root-relative name (None: not there): ``publish`` reads a
-    root, ``verify`` a root or a built site's downloads."""
+    """The digests ``volume``'s inputs record for its bank files, each file read where
+    ``read`` finds its root-relative name (None: not there): ``publish`` reads a root,
+    ``verify`` a root or a built site's downloads."""
     rel = f"{BUNDLES}/{volume}/volume.yaml"
     where = read(rel)
     version = None if where is None else volume_bank_version(where, rel)
