@@ -193,8 +193,7 @@ def verify(
     """
     registered = _registered(layout, volume)
     out: list[Problem] = []
-    version = data.volume.bank_version if data is not None else None
-    hashes: dict[str, str | None] = {**cut_at(layout, volume, version)}  # the bank's cut
+    hashes: dict[str, str | None] = {**cut_at(layout, volume)}  # the bank as of its version
     if data is not None and not data.problems:
         # Bundle files were hashed while the volume was read; the recomputation uses
         # that same reading, so its hashes are the ones to compare.
