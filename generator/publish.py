@@ -51,6 +51,7 @@ from generator.release import (
 from generator.signing import load_private_key
 from generator.staging import Plan, plan, staging
 from generator.store import Layout
+from generator.store.cut import kept
 from generator.store.paths import (
     BANK,
     BUNDLES,
@@ -139,7 +140,9 @@ def _unchanged(layout: Layout, volume: str, inputs: dict[str, str]) -> Release |
     if previous is None or previous.draft:
         return None
     changed = sorted(
-        p for p in set(inputs) | set(previous.inputs) if inputs.get(p) != previous.inputs.get(p)
+        p
+        for p in set(inputs) | set(previous.inputs)
+        if not kept(layout.root, p, previous.inputs.get(p), inputs.get(p))
     )
     if changed:
         raise CheckFailed(

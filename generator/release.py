@@ -41,6 +41,7 @@ from generator.models.release import (
     Signature,
     SiteManifest,
 )
+from generator.store.cut import bank_cut
 from generator.store.jsonl import Problems, load_document
 from generator.store.paths import (
     BANK,
@@ -138,9 +139,12 @@ def _files(base: Path) -> Iterator[Path]:
 def volume_inputs(layout: Layout, volume: str) -> dict[str, str]:
     """Every input of ``volume`` (bank, its bundles, templates) with its SHA-256.
 
-    The bank's append-only ledgers are not among them: they grow after every volume, and
-    the part a volume counts (lines dated up to its publication date) is held fixed by
-    the download registry (``bank_downloads.ledger_problems``), not by a whole-file hash.
+    The bank grows after a volume is published, so its manifest and item files are
+    recorded as the cut at the volume's bank version (``store.cut.cut_digests``): later
+    versions leave them as they were. The bank's append-only ledgers are not among them:
+    they grow after every volume, and the part a volume counts (lines dated up to its
+    publication date) is held fixed by the download registry
+    (``bank_downloads.ledger_problems``), not by a whole-file hash.
     """
     ledgers = {layout.status_ledger, layout.disagreement_ledger}
     paths = [
@@ -148,7 +152,9 @@ def volume_inputs(layout: Layout, volume: str) -> dict[str, str]:
         *_files(layout.volume_dir(volume)),
         *_files(layout.templates_dir),
     ]
-    return {layout.rel(p): sha256_file(p) for p in paths}
+    found = {layout.rel(p): p for p in paths}
+    cut = bank_cut(found.get, volume)
+    return {rel: cut.get(rel) or sha256_file(p) for rel, p in found.items()}
 
 
 def load_release(layout: Layout, volume: str) -> Release | None:

@@ -30,6 +30,7 @@ from generator.release import (
     unsealed,
 )
 from generator.store import Layout
+from generator.store.cut import current_digests
 from generator.store.paths import (
     BANK,
     BUILT_MANIFEST,
@@ -303,7 +304,7 @@ def _check_release(view: View, release: Release, ledger: object, trust: Trust | 
         # templates are inputs a built site does not ship
         if (place := view.locate(path)) is not None
     ]
-    for found in view.drift(files, view.sha256_at):
+    for found in view.drift(files, current_digests(view, release)):
         if found.change == "missing":
             view.add(found.path, f"is missing (listed in {where})")
         else:

@@ -18,6 +18,7 @@ from generator.models.figures import Figure, FiguresRegistry
 from generator.models.receipts import Receipt
 from generator.models.volume import Volume
 from generator.store import Bounds, Layout, VolumeData, load_volume
+from generator.store.cut import cut_at
 from generator.store.jsonl import Problems, load_document
 from generator.words import counted
 
@@ -192,7 +193,7 @@ def verify(
     """
     registered = _registered(layout, volume)
     out: list[Problem] = []
-    hashes: dict[str, str | None] = {}
+    hashes: dict[str, str | None] = {**cut_at(layout, volume)}  # the bank as of its version
     if data is not None and not data.problems:
         # Bundle files were hashed while the volume was read; the recomputation uses
         # that same reading, so its hashes are the ones to compare.

@@ -241,8 +241,9 @@ def _change(
     iv = stats_difference(
         kn[use], nn[use], kt[use], nt[use], paired=True, kind="narrow", confidence=ctx.level
     )
-    src = ctx.sources_for(ctx.data.bundles[slug]) + sources_of(
-        prev, SourceCache(prev.layout), [prev.bundles[slug]]
+    # This volume's sources last: its bank cut (which holds the earlier one) is the one kept.
+    src = sources_of(prev, SourceCache(prev.layout), [prev.bundles[slug]]) + ctx.sources_for(
+        ctx.data.bundles[slug]
     )
     ctx.reg.add(
         fid,

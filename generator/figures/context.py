@@ -13,6 +13,7 @@ from generator.models.figures import Interval as RegInterval
 from generator.models.figures import Source
 from generator.stats import Interval as StatsInterval
 from generator.stats import to_decimal_str
+from generator.store.cut import MANIFEST_REL, cut_at
 from generator.store.rowtypes import BundleData
 from generator.store.volume import VolumeData
 
@@ -23,8 +24,9 @@ def sources_of(
     data: VolumeData, cache: SourceCache, bundles: Sequence[BundleData], extra: Sequence[str] = ()
 ) -> list[Source]:
     """The files a figure of ``data`` over ``bundles`` is computed from, with their SHA-256:
-    the bank, the volume and each bundle's manifest, verdicts and panel votes (``extra``
-    adds more of each bundle's files). Bundle files come pre-hashed by the loader."""
+    the bank (as of the volume's version: ``store.cut``), the volume and each bundle's
+    manifest, verdicts and panel votes (``extra`` adds more of each bundle's files).
+    Bundle files come pre-hashed by the loader."""
     layout = data.layout
     paths: list[Path] = [
         layout.bank_manifest,
@@ -38,6 +40,8 @@ def sources_of(
     for bundle in bundles:
         for name, digest in bundle.file_sha256.items():
             cache.known.setdefault(layout.rel(bundle.directory / name), digest)
+    if MANIFEST_REL not in cache.known:  # the bank as of the volume's version
+        cache.known.update(cut_at(layout, data.volume.id, data.volume.bank_version))
     return cache.sources(paths)
 
 

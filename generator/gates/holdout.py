@@ -13,7 +13,7 @@ Also: held-out verdicts carry no evidence quote; bundles with held-out draws wen
 through endpoints declared no-training; each public bank JSONL download holds exactly the
 public items of its version; earlier published downloads are byte-unchanged against the
 fingerprint registry. A bank with no held-out items is legitimate: there is nothing to
-leak, the gate says so in a note, and the download checks still run.
+leak, the gate says so in a note, and the download checks still run. Whole bank: ``uncut``.
 
 Two parts: ``check`` reads the inputs (endpoints, evidence, public items that repeat
 held-out ones); ``check_outputs`` reads the finished tree (the scan and the downloads),
@@ -70,7 +70,7 @@ def secrets(ctx: GateContext, problems: Problems) -> Iterator[Secret]:
     An unreadable private response is reported in ``problems``: a secret that cannot be
     read cannot be looked for, so the gate must not pass quietly.
     """
-    for item in sorted(ctx.data.bank.private.values(), key=lambda i: i.id):
+    for item in sorted(ctx.data.bank.uncut().private.values(), key=lambda i: i.id):
         yield Secret(f"item:{item.id}", "prompt", item.prompt_text())
         yield Secret(f"item:{item.id}/criterion", "prompt", item.criterion_text())
         for n, text in enumerate(item.reference_texts()):
@@ -90,7 +90,7 @@ def ignored(ctx: GateContext) -> PublicTexts:
     """Public texts whose shared windows are never reported (see ``generator.leaks``):
     every public item's prompt, pass criterion and check patterns, and the responses
     and evidence quotes of public items in the volume's bundles (read when used)."""
-    public = sorted(ctx.data.bank.public.values(), key=lambda i: i.id)
+    public = sorted(ctx.data.bank.uncut().public.values(), key=lambda i: i.id)
     return PublicTexts(
         (text for item in public for text in _public_texts(item)),
         (b.directory / name for b in ctx.bundles() for name in ("draws.jsonl", "verdicts.jsonl")),
@@ -111,7 +111,7 @@ def secrets_key(ctx: GateContext, config: LeakConfig) -> str:
     settings, and the Unicode data normalisation depends on (NFKC and casefold change
     with Python's ``unicodedata``; skeletons and ignorables with ICU's) — the code is
     part of every key."""
-    private = sorted(ctx.data.bank.private.values(), key=lambda i: i.id)
+    private = sorted(ctx.data.bank.uncut().private.values(), key=lambda i: i.id)
     return cache.key(
         "leak-secrets",
         repr(astuple(config)),
@@ -205,7 +205,7 @@ def _republished(ctx: GateContext, config: LeakConfig, out: Findings) -> None:
     """Refuse public items that repeat a held-out item's text: the scan ignores public
     texts, so such an item would carry the held-out text everywhere unreported. Text
     that two public items share is not a copy (``generator.leaks.republish``)."""
-    bank = ctx.data.bank
+    bank = ctx.data.bank.uncut()
     held = [
         Secret(f"item:{item.id}", "prompt", text)
         for item in sorted(bank.private.values(), key=lambda i: i.id)
@@ -234,7 +234,7 @@ def _republished(ctx: GateContext, config: LeakConfig, out: Findings) -> None:
 
 
 def _downloads(ctx: GateContext, out: Findings) -> None:
-    bank = ctx.data.bank
+    bank = ctx.data.bank.uncut()
     folder = ctx.layout.downloads_dir
     for version in bank.manifest.version_ids():
         path = folder / public_jsonl_name(version)
@@ -337,7 +337,7 @@ def check(ctx: GateContext) -> GateResult:
     """The holdout gate's part on the inputs: endpoints, evidence quotes, public items
     that repeat held-out ones."""
     out = Findings(NAME)
-    bank = ctx.data.bank
+    bank = ctx.data.bank.uncut()
     for bundle in ctx.bundles():
         endpoint = bundle.manifest.endpoint
         held = 0 if endpoint.no_training else sum(bank.is_heldout(r.key.item) for r in bundle.draws)
@@ -389,10 +389,10 @@ def check_outputs(ctx: GateContext) -> GateResult:
     """The holdout gate's part on the finished tree: the leak scan of every public file
     (outputs included) and the downloads' content and immutability."""
     out = Findings(NAME)
-    if not ctx.data.bank.heldout:  # all public: nothing to scan for, the downloads still
+    if not ctx.data.bank.uncut().heldout:  # all public: nothing to scan for, downloads still
         _downloads(ctx, out)
         return out.result()
-    if not ctx.data.bank.private:
+    if not ctx.data.bank.uncut().private:
         return out.result()  # the input part says why nothing can be scanned
     found, notes, learned = leak_scan(ctx)
     out.items.extend(found)

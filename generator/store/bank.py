@@ -18,6 +18,7 @@ from generator.errors import InputError
 from generator.hashing import sha256_text
 from generator.models.bank import BankItem, BankManifest, HeldOutEntry, ItemMeta
 from generator.models.review import Disagreement, StatusChange
+from generator.store.cut import cut_manifest
 from generator.store.jsonl import Bounds, Problems, iter_jsonl, load_document
 from generator.store.ledger import load_ledgers, with_climbs
 from generator.store.paths import Layout
@@ -60,7 +61,37 @@ class Bank:
     as_of: dt.date | None = None
     """Count only ledger lines dated on or before this day (a volume's publication date:
     its figures use the status its items had when it was published); None: every line."""
+    whole: Bank | None = None
+    """The bank before :meth:`cut` (None: this is it): what the site publishes, which the
+    holdout gate scans whatever version a volume runs."""
     _views: dict[str, ItemMeta] = field(default_factory=dict, init=False, repr=False)
+
+    def cut(self, version: str) -> Bank:
+        """The bank as of ``version`` (``store.cut``), as a volume of it reads it: the items
+        added up to it, and the manifest with its versions up to it and the categories those
+        items use. Items, versions or categories added later change nothing a volume of
+        ``version`` shows or computes."""
+        versions = set(self.manifest.versions_up_to(version))
+        public = {k: v for k, v in self.public.items() if v.added_in in versions}
+        heldout = {k: v for k, v in self.heldout.items() if v.added_in in versions}
+        kept = public.keys() | heldout.keys()
+        used = {m.category for m in [*public.values(), *heldout.values()]}
+        return Bank(
+            manifest=cut_manifest(self.manifest, version, used),
+            public=public,
+            heldout=heldout,
+            private={k: v for k, v in self.private.items() if k in heldout},
+            keys={k: v for k, v in self.keys.items() if k in heldout},
+            index_lines={k: v for k, v in self.index_lines.items() if k in heldout},
+            ledger={k: v for k, v in self.ledger.items() if k in kept},
+            disputes={k: v for k, v in self.disputes.items() if k in kept},
+            as_of=self.as_of,
+            whole=self.uncut(),
+        )
+
+    def uncut(self) -> Bank:
+        """The whole bank, every version (this one when it is not a cut)."""
+        return self.whole or self
 
     def count_up_to(self, day: dt.date | None) -> None:
         """Count only the ledger lines dated on or before ``day`` from now on."""

@@ -140,7 +140,8 @@ def _read_volume_and_bank(
     # A volume counts the status its items had on its publication date: ledger lines dated
     # later are climbs after it, so its published figures never change.
     bank.count_up_to(volume.publication_date)
-    return VolumeData(layout=layout, volume=volume, bank=bank)
+    # And it reads the bank as of its version: what later versions add changes none of it.
+    return VolumeData(layout=layout, volume=volume, bank=bank.cut(volume.bank_version))
 
 
 def _read_bundles(

@@ -1,0 +1,168 @@
+"""A bank that grows after its first volume is published (issue 18): a volume's bank
+inputs are the bank as of its version (``generator.store.cut``), so later versions leave
+a published volume as it was, while an edit inside its cut is still refused."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from generator.cli import main
+from generator.hashing import sha256_file
+from tests.factories import git_commit_all, stand_in_pdfs
+from tests.test_publish import publication_root
+
+LATER = ("v1.1", "v1.2")
+BANK_FILES = ("bank/public.jsonl", "bank/heldout_index.jsonl", ".private/heldout_items.jsonl")
+
+
+def _run(root: Path, *args: str) -> Result:
+    with pytest.MonkeyPatch.context() as patch:
+        stand_in_pdfs(patch)
+        return CliRunner().invoke(main, ["--root", str(root), *args], catch_exceptions=False)
+
+
+def _strip_later_versions(root: Path) -> None:
+    """The example as it stood before v1.1: no later version entries, items or vol-002."""
+    manifest = root / "bank" / "bank.yaml"
+    text = manifest.read_text("utf-8")
+    start, end = text.index("- id: v1.1\n"), text.index("\n", text.index("- id: v1.2\n"))
+    end = text.index("  retired: []\n", end) + len("  retired: []\n")
+    manifest.write_text(text[:start] + text[end:], "utf-8")  # the later entries, nothing else
+    for rel in BANK_FILES:
+        path = root / rel
+        lines = path.read_bytes().splitlines(keepends=True)
+        kept = [line for line in lines if json.loads(line)["added_in"] not in LATER]
+        assert len(kept) < len(lines)
+        path.write_bytes(b"".join(kept))
+    shutil.rmtree(root / "bundles" / "vol-002")
+
+
+def _pages_before_vol002(root: Path) -> None:
+    """The hand-written pages as they read before vol-002 (they cite its figures now)."""
+    home = root / "site_src" / "index.md"
+    text = home.read_text("utf-8")
+    home.write_text(
+        text[: text.index("## Latest volume")]
+        + "## Latest volume: Volume 001\n\n[Its results](volumes/vol-001/index.md).\n",
+        "utf-8",
+    )
+    findings = "# Findings\n\nVolume 001's results are on its [page](volumes/vol-001/index.md).\n"
+    (root / "site_src" / "findings.md").write_text(findings, "utf-8")
+
+
+def _vol001_files(root: Path) -> dict[str, str]:
+    """Every file the publication of vol-001 wrote about it: its frozen pages, release and
+    figures digest, and the v1 bank download (with their SHA-256)."""
+    paths = [
+        *sorted((root / "site_src" / "volumes" / "vol-001").rglob("*")),
+        root / "site_src" / "downloads" / "bank_v1_public.jsonl",
+        root / "site" / "downloads" / "bank_v1_public.jsonl",
+    ]
+    return {p.relative_to(root).as_posix(): sha256_file(p) for p in paths if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def grown(example_src: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
+    """vol-001 published on bank v1 alone; then v1.1, v1.2 and vol-002 added, committed
+    and published with it. Returns the root and vol-001's files after the first publish."""
+    source = tmp_path_factory.mktemp("growth") / "source"
+    shutil.copytree(example_src, source, symlinks=True)
+    full = tmp_path_factory.mktemp("growth-full")
+    for rel in ("bank", ".private", "bundles/vol-002"):
+        shutil.copytree(source / rel, full / rel)
+    _strip_later_versions(source)
+    root = publication_root(source, tmp_path_factory.mktemp("growth-root") / "root")
+    pages = {p: (root / p).read_bytes() for p in ("site_src/index.md", "site_src/findings.md")}
+    _pages_before_vol002(root)
+    git_commit_all(root, "pages of vol-001")
+    first = _run(root, "publish", "vol-001")
+    assert first.exit_code == 0, first.output
+    git_commit_all(root, "publish vol-001 on bank v1")
+    before = _vol001_files(root)
+    assert any(p.endswith("/leaderboard.html") for p in before)
+    for rel in ("bank", ".private", "bundles/vol-002"):
+        shutil.rmtree(root / rel, ignore_errors=True)
+        shutil.copytree(full / rel, root / rel)
+    for page, data in pages.items():
+        (root / page).write_bytes(data)
+    git_commit_all(root, "bank v1.1 and v1.2, vol-002")
+    second = _run(root, "publish", "vol-001", "vol-002")
+    assert second.exit_code == 0, second.output
+    git_commit_all(root, "publish vol-002")
+    return root, before
+
+
+def test_a_published_volume_survives_the_bank_growing(grown: tuple[Path, dict]) -> None:
+    root, before = grown
+    assert _vol001_files(root) == before  # byte-identical: pages, release, download
+    release = json.loads((root / "site_src/volumes/vol-002/release.json").read_text("utf-8"))
+    assert release["volume"] == "vol-002" and not release["draft"]
+    assert (root / "site_src/downloads/bank_v1_2_public.jsonl").is_file()
+
+
+def test_the_grown_publication_verifies(grown: tuple[Path, dict]) -> None:
+    root, _ = grown
+    for where in (root, root / "site"):
+        result = _run(root, "verify", "--json", str(where))
+        assert result.exit_code == 3, result.output  # intact, recomputed; no trusted key
+        report = json.loads(result.stdout)
+        assert report["integrity"] and report["recomputed"], result.output
+
+
+def test_a_later_category_adds_no_column_to_an_earlier_volume(grown: tuple[Path, dict]) -> None:
+    root, _ = grown
+    first = (root / "site_src/volumes/vol-001/leaderboard.html").read_text("utf-8")
+    later = (root / "site_src/volumes/vol-002/leaderboard.html").read_text("utf-8")
+    assert "Health advice" in later  # declared with v1.2's items
+    assert "Health advice" not in first
+
+
+def _copy(root: Path, dest: Path) -> Path:
+    shutil.copytree(root, dest, symlinks=True)
+    return dest
+
+
+def test_editing_a_published_item_is_refused(grown: tuple[Path, dict], tmp_path: Path) -> None:
+    root = _copy(grown[0], tmp_path / "edited")
+    path = root / "bank" / "public.jsonl"
+    lines = path.read_text("utf-8").splitlines(keepends=True)
+    n, line = next((n, x) for n, x in enumerate(lines) if '"added_in":"v1"' in x)
+    lines[n] = line.replace('"prompt":"', '"prompt":"Quietly reworded. ', 1)
+    path.write_text("".join(lines), "utf-8")
+    git_commit_all(root, "reword a v1 item")
+    result = _run(root, "publish", "vol-001", "vol-002")
+    assert result.exit_code == 1
+    assert "vol-001 is published and its inputs changed since" in result.stderr
+    assert "bank/public.jsonl: changed since publication [immutable-archive]" in result.stderr
+
+
+def test_editing_a_published_version_entry_is_refused(
+    grown: tuple[Path, dict], tmp_path: Path
+) -> None:
+    root = _copy(grown[0], tmp_path / "edited")
+    path = root / "bank" / "bank.yaml"
+    text = path.read_text("utf-8")
+    path.write_text(text.replace("released: '2026-08-15'", "released: '2026-08-14'", 1), "utf-8")
+    git_commit_all(root, "redate v1")
+    result = _run(root, "publish", "vol-001")
+    assert result.exit_code == 1
+    assert "bank/bank.yaml: changed since publication [immutable-archive]" in result.stderr
+
+
+def test_verify_names_an_edited_published_item(grown: tuple[Path, dict], tmp_path: Path) -> None:
+    root = _copy(grown[0], tmp_path / "edited")
+    path = root / "bank" / "heldout_index.jsonl"
+    lines = path.read_text("utf-8").splitlines(keepends=True)
+    assert '"core":true' in lines[0]
+    lines[0] = lines[0].replace('"core":true', '"core": true', 1)  # same record, other bytes
+    path.write_text("".join(lines), "utf-8")
+    result = _run(root, "verify", str(root))
+    assert result.exit_code == 1, result.output
+    assert "bank/heldout_index.jsonl: differs from site_src/volumes/vol-001/release.json" in (
+        result.stdout + result.stderr
+    )
