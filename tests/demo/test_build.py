@@ -65,9 +65,12 @@ def test_example_counts(example_src: Path) -> None:
     assert [c.role for c in one.volume.candidates].count("anchor") == 1
     assert [c.role for c in two.volume.candidates].count("anchor") == 2
     assert len(two.volume.candidates) >= 8
-    public = {v: len(one.bank.public_items(v)) for v in ("v1", "v1.1", "v1.2")}
+    public = {v: len(two.bank.public_items(v)) for v in ("v1", "v1.1", "v1.2")}
     assert public == {"v1": 35, "v1.1": 37, "v1.2": 49}
-    assert len(one.bank.heldout) == 29
+    assert len(two.bank.heldout) == 29
+    # vol-001 reads the bank as of its version (the cut): v1's 35 public and 28 held out.
+    assert one.bank.manifest.version_ids() == ["v1"]
+    assert (len(one.bank.public_items("v1")), len(one.bank.heldout)) == (35, 28)
     recusals = [r for b in two.bundles.values() for r in b.manifest.jury.recusals]
     assert {r.seat for r in recusals} == {"grader", "panel"}
     lost = sum(d.lost for b in one.bundles.values() for d in b.draws)
