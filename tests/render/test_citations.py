@@ -120,7 +120,9 @@ def test_the_split_half_cells_show_the_registered_values(rendered: Path, volume:
         assert sum("".join(cells) in row.replace("\n", "") for row in rows) == 1, slug
 
 
-@pytest.mark.parametrize("volume", ["vol-001", "vol-002"])
+# vol-002 only: vol-001 reads the bank as of v1 (the cut), which has no category without
+# Tier 0 items, so it declares no absent rates.
+@pytest.mark.parametrize("volume", ["vol-002"])
 def test_declared_absences_are_explained_on_the_page(rendered: Path, volume: str) -> None:
     """The example declares rates absent (no Tier 0 item in some categories); the page
     that shows their dashes states why, in the words of the declaring figure."""
