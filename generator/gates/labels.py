@@ -57,7 +57,9 @@ def check_groups(ctx: GateContext, out: Findings) -> None:
     if scoring is None or scoring.labels is None:
         return
     vfile = ctx.layout.volume_file(ctx.data.volume.id)
-    known = {c.id for c in ctx.data.bank.manifest.categories}
+    # Declared anywhere in the bank: a category no item of this version uses yet is still
+    # one of the bank's categories (the cut only leaves out what has no items).
+    known = {c.id for c in ctx.data.bank.uncut().manifest.categories}
     version = ctx.data.volume.bank_version
     for n, group in enumerate(scoring.groups):
         where = f"scoring.groups[{n}] ({group.id})"
