@@ -59,7 +59,9 @@ def public_view(data: VolumeData) -> VolumeData:
         )
         for slug, bundle in data.bundles.items()
     }
-    public = replace(bank, private={}, keys={})
+    # The whole bank behind a cut holds the held-out texts too: the view drops them there.
+    whole = None if bank.whole is None else replace(bank.whole, private={}, keys={})
+    public = replace(bank, private={}, keys={}, whole=whole)
     return replace(data, bank=public, bundles=bundles, problems=list(data.problems))
 
 
