@@ -5,6 +5,11 @@ A category with fewer validated items than ``thresholds.min_category_items`` has
 per-category rate worth publishing: the figures withhold its rates (``generator.minimums``,
 the one rule both use) and the audit fails it, with the count and the minimum, so the
 maintainer sees it before publishing and adds items.
+
+The counts are of the active full bank, as the figures count them: a retired core item
+keeps being run and stays in the core rate (the core is permanent), but it is out of the
+full bank whose per-category rates the minimum guards, so it is listed apart and never
+counted toward the minimum.
 """
 
 from __future__ import annotations
@@ -12,16 +17,22 @@ from __future__ import annotations
 from collections import Counter
 
 from generator.audit.base import AuditContext, Case, Section
-from generator.minimums import withheld_categories
+from generator.minimums import full_bank, withheld_categories
 from generator.words import counted
 
 NAME = "balance"
 
 
+def retired_core(ctx: AuditContext) -> set[str]:
+    """Retired core items the volume still runs (in its core rate, out of its full bank)."""
+    return ctx.data.bank.retired_by(ctx.data.volume.bank_version) & {m.id for m in ctx.items}
+
+
 def counts(ctx: AuditContext) -> dict[tuple[str, int, str, str], int]:
-    """Items of the volume's bank version by (category, tier, public|held-out, status)."""
+    """Items of the volume's active full bank by (category, tier, public|held-out,
+    status)."""
     found: Counter[tuple[str, int, str, str]] = Counter()
-    for m in ctx.items:
+    for m in full_bank(ctx.items, retired_core(ctx)):
         found[(m.category, m.tier, "held-out" if ctx.heldout(m.id) else "public", m.status)] += 1
     return dict(sorted(found.items()))
 
@@ -34,14 +45,17 @@ def balance(ctx: AuditContext) -> Section:
     where = layout.rel(layout.volume_file(ctx.data.volume.id))
     cases: list[Case] = []
     categories = [c.id for c in ctx.data.bank.manifest.categories]
-    below = {w.category for w in withheld_categories(ctx.data.volume, ctx.items, categories)}
+    retired = retired_core(ctx)
+    active = full_bank(ctx.items, retired)
+    below = {w.category for w in withheld_categories(ctx.data.volume, active, categories)}
     for category in categories:
         rows = {k: v for k, v in table.items() if k[0] == category}
         validated = sum(v for k, v in rows.items() if k[3] == "validated")
-        shown = ", ".join(
-            f"tier {t} {side} {status}: {n}" for (_, t, side, status), n in rows.items()
-        )
-        text = f"{category}: {validated} validated ({shown or 'no items'})"
+        shown = [f"tier {t} {side} {status}: {n}" for (_, t, side, status), n in rows.items()]
+        kept = sum(1 for m in ctx.items if m.id in retired and m.category == category)
+        if kept:
+            shown.append(f"retired core, in the core rate only: {kept}")
+        text = f"{category}: {validated} validated ({', '.join(shown) or 'no items'})"
         if category in below:
             cases.append(
                 Case(

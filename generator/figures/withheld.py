@@ -10,14 +10,14 @@ None and states why, never a number).
 from __future__ import annotations
 
 from generator.figures.context import FigureContext
-from generator.minimums import Withheld, withheld_categories
+from generator.minimums import Withheld, full_bank, withheld_categories
 
 
 def withheld(ctx: FigureContext) -> list[Withheld]:
     """The categories of ``ctx``'s volume whose per-category rates are withheld."""
     categories = [c.id for c in ctx.data.bank.manifest.categories]
     # Per-category rates are full-bank rates: a retired core item counts in the core only.
-    active = [m for m in ctx.tally.items if m.id not in ctx.tally.retired]
+    active = full_bank(ctx.tally.items, ctx.tally.retired)
     return withheld_categories(ctx.data.volume, active, categories)
 
 

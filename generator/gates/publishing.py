@@ -25,7 +25,7 @@ from generator.causes import Because, figures_by_source
 from generator.errors import ProbepressError, Problem
 from generator.gates.base import Findings, GateContext, GateResult
 from generator.hashing import drift, on_disk
-from generator.minimums import volume_shortfall
+from generator.minimums import full_bank, volume_shortfall
 from generator.models.figures import Figure
 from generator.render.environment import UnknownFigure
 from generator.render.pages import render_pages
@@ -82,8 +82,12 @@ def check(ctx: GateContext) -> GateResult:
 
 
 def _minimum(ctx: GateContext, out: Findings) -> None:
-    """The bank version has the pre-registered minimum of validated items."""
-    why = volume_shortfall(ctx.data.volume, ctx.items.values())
+    """The bank version's active full bank has the pre-registered minimum of validated
+    items (a retired core item, still in the core rate, is not counted: ``minimums``)."""
+    retired = ctx.data.bank.retired_by(ctx.data.volume.bank_version) & ctx.items.keys()
+    why = volume_shortfall(
+        ctx.data.volume, full_bank(ctx.items.values(), retired), retired_core=len(retired)
+    )
     if why is not None:
         out.add(
             "volume-below-minimum",
