@@ -37,16 +37,19 @@ def apply_command(state: State, /, file: Path, reviewer: str, day: str | None) -
     The file is refused whole (nothing is written) if it is for another bank or bank
     version, names an unknown item, saw a status that has changed since, or would skip a
     rung or have one person sign two rungs. A held-out item's comments stay in the private
-    store; only its id, status, the name and the date are public.
+    store; only its id, status, the name and the date are public. The ledgers change all
+    at once or not at all, and applying the same file again adds nothing twice (its
+    decisions already recorded are counted as already applied).
     """
     from generator.reviewing import apply_review
 
     with writer_lock(state.layout.root):
         done = apply_review(state.layout, file, reviewer, _released(day), state.bounds)
+    again = f", {counted(done.already, 'decision')} already applied" if done.already else ""
     err.print(
         f"{file}: {counted(len(done.climbs), 'sign-off')} appended to bank/status.jsonl, "
         f"{counted(len(done.disagreements), 'disagreement')} recorded, "
-        f"{counted(done.skipped, 'item')} skipped",
+        f"{counted(done.skipped, 'item')} skipped{again}",
         markup=False,
     )
 
