@@ -54,3 +54,20 @@ def last_commit_touching(root: Path, paths: list[str]) -> str | None:
     """The newest commit that changed any of ``paths`` (the inputs' commit), or None."""
     text = output(root, "log", "-1", "--format=%H", "--", *paths)
     return text.strip() or None if text else None
+
+
+def file_at(root: Path, commit: str, rel: str) -> bytes | None:
+    """The bytes of ``rel`` (relative to ``root``) in ``commit``, or None (no such
+    commit or file, or no git)."""
+    env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C"}
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(root), "show", f"{commit}:./{rel}"],
+            capture_output=True,
+            check=False,
+            timeout=TIMEOUT,
+            env=env,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout if done.returncode == 0 else None

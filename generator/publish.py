@@ -26,7 +26,7 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from generator import __version__, git, lock
+from generator import __version__, git, lock, old_releases
 from generator.confine import UnsafePath, symlinks_under
 from generator.errors import CheckFailed, Problem
 from generator.figures import load_registry
@@ -148,7 +148,7 @@ def _unchanged(layout: Layout, volume: str, inputs: dict[str, str]) -> Release |
         raise CheckFailed(
             f"{volume} is published and its inputs changed since; published volumes never "
             "change (publish an erratum as a new volume with erratum_of):",
-            [Problem(p, None, "immutable-archive", "changed since publication") for p in changed],
+            old_releases.refusals(layout, previous, changed),
         )
     return previous
 

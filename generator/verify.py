@@ -30,6 +30,7 @@ from generator.progress import Progress, expect, silent
 from generator.store import VolumeData, load_volume
 from generator.store.paths import BANK, BUNDLES, FIGURES_REGISTRY, PUBLIC_KEY
 from generator.trust import Trust, pem_fingerprint
+from generator.verify_canary import check_canary
 from generator.verify_checks import (
     PUBLISHER_FIX,
     READER_FIX,
@@ -146,6 +147,7 @@ def verify(
     published = check_publication(view, trust, step)
     step("leaderboards and archives")
     check_derived(view, published)
+    check_canary(view)  # the bank's promise, not authenticity (see verify_canary)
     step("figures")
     _recompute(view, published)
     _report_shipped_key(view)

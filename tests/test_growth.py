@@ -4,8 +4,10 @@ a published volume as it was, while an edit inside its cut is still refused."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -13,6 +15,8 @@ from click.testing import CliRunner, Result
 
 from generator.cli import main
 from generator.hashing import sha256_file
+from generator.store.cut import cut_at
+from generator.store.paths import Layout
 from tests.factories import git_commit_all, stand_in_pdfs
 from tests.test_publish import publication_root
 
@@ -166,3 +170,58 @@ def test_verify_names_an_edited_published_item(grown: tuple[Path, dict], tmp_pat
     assert "bank/heldout_index.jsonl: differs from site_src/volumes/vol-001/release.json" in (
         result.stdout + result.stderr
     )
+
+
+def _as_before_the_cut_change(root: Path) -> str:
+    """Rewrite vol-001's release as the code before the cut change wrote it: each bank
+    file recorded whole, as it was at the release's inputs commit; returns the commit."""
+    path = root / "site_src/volumes/vol-001/release.json"
+    release = json.loads(path.read_text("utf-8"))
+    commit = str(release["inputs_commit"])
+    for rel in ("bank/bank.yaml", "bank/public.jsonl", "bank/heldout_index.jsonl"):
+        old = subprocess.run(
+            ["git", "-C", str(root), "show", f"{commit}:./{rel}"], capture_output=True, check=True
+        ).stdout
+        release["inputs"][rel] = hashlib.sha256(old).hexdigest()
+    path.write_text(json.dumps(release, indent=2, sort_keys=True) + "\n", "utf-8")
+    return commit
+
+
+def test_the_current_releases_record_the_bank_as_of_their_version(
+    grown: tuple[Path, dict],
+) -> None:
+    root, _ = grown
+    layout = Layout.at(root, root / ".private")
+    for volume in ("vol-001", "vol-002"):
+        release = json.loads((root / f"site_src/volumes/{volume}/release.json").read_text())
+        cut = cut_at(layout, volume)
+        assert set(cut) == {"bank/bank.yaml", "bank/public.jsonl", "bank/heldout_index.jsonl"}
+        assert {k: release["inputs"][k] for k in cut} == cut, volume
+    assert cut_at(layout, "vol-001")["bank/bank.yaml"] != sha256_file(root / "bank/bank.yaml")
+
+
+def test_a_release_written_before_the_cut_change_is_refused_with_a_remedy(
+    grown: tuple[Path, dict], tmp_path: Path
+) -> None:
+    root = _copy(grown[0], tmp_path / "old")
+    commit = _as_before_the_cut_change(root)[:12]
+    path = root / "bank" / "public.jsonl"  # and one real edit inside vol-001's cut
+    lines = path.read_text("utf-8").splitlines(keepends=True)
+    n = next(n for n, x in enumerate(lines) if '"added_in":"v1"' in x)
+    lines[n] = lines[n].replace('"prompt":"', '"prompt":"Quietly reworded. ', 1)
+    path.write_text("".join(lines), "utf-8")
+    git_commit_all(root, "an old-format release of vol-001, and an edit")
+    result = _run(root, "publish", "vol-001", "vol-002")
+    assert result.exit_code == 1
+    assert (
+        f"bank/bank.yaml: vol-001's release records the whole file as of commit {commit}: it "
+        "was written before a volume's bank inputs were the bank as of its version, so it "
+        "pins every later version's lines too; the bank as of the volume's version is "
+        "unchanged, only grown, but the release cannot show it [old-release-format]; fix: "
+        f"restore bank/bank.yaml as it was (`git checkout {commit} -- bank/bank.yaml`) to "
+        "publish vol-001 again; publish the bank's later versions from a new root: `verify` "
+        "would report bank/bank.yaml changed to every reader of vol-001"
+    ) in result.stderr
+    # The edited file is not passed off as growth.
+    assert "bank/public.jsonl: changed since publication [immutable-archive]" in result.stderr
+    assert "bank/heldout_index.jsonl" not in result.stderr  # recorded whole, still its cut

@@ -227,12 +227,35 @@ def verify(
         elif new is None:
             out.append(_mismatch(fid, "is registered but no longer computed"))
         elif old.model_dump(exclude={"sources"}) != new.model_dump(exclude={"sources"}):
-            out.append(
-                _mismatch(
-                    fid,
-                    f"recomputes to {new.display} but the registry says {old.display}"
-                    if old.value != new.value
-                    else "recomputes with different intervals or details",
-                )
-            )
+            out.append(_mismatch(fid, difference(old, new)))
     return out
+
+
+def _flat(value: object, prefix: str = "") -> dict[str, object]:
+    """``{"a": {"b": 1}}`` as ``{"a.b": 1}`` (lists kept whole)."""
+    if not isinstance(value, dict):
+        return {prefix: value}
+    out: dict[str, object] = {}
+    for key in sorted(value):
+        out.update(_flat(value[key], f"{prefix}.{key}" if prefix else str(key)))
+    return out
+
+
+def difference(old: Figure, new: Figure, shown: int = 3) -> str:
+    """What differs between a registered figure and its recomputation, with the exact
+    recorded and recomputed values: a display string is rounded, so two different values
+    can print alike ("44.1% vs 44.1%")."""
+    if old.value != new.value:
+        return (
+            f"recomputes to {new.value} (shown {new.display}) but the registry says "
+            f"{old.value} (shown {old.display})"
+        )
+    was = _flat(old.model_dump(mode="json", exclude={"sources"}))
+    now = _flat(new.model_dump(mode="json", exclude={"sources"}))
+    keys = [k for k in sorted(was.keys() | now.keys()) if was.get(k) != now.get(k)]
+    listed = "; ".join(
+        f"{k}: recomputed {now.get(k, 'absent')!s}, registry {was.get(k, 'absent')!s}"
+        for k in keys[:shown]
+    )
+    more = f" and {counted(len(keys) - shown, 'more field')}" if len(keys) > shown else ""
+    return f"recomputes to the same value {new.value} with other fields: {listed}{more}"
