@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,53 @@ def launch() -> Iterator[Any]:
             yield launched
         finally:
             launched.close()
+
+
+PHONE = {"width": 375, "height": 812}
+"""A phone-sized viewport."""
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium (never a downloaded browser), one per test module."""
+    yield from launch()
+
+
+@dataclass
+class Visit:
+    """What happened while a page was open (the last four: what a test measured)."""
+
+    console: list[str] = field(default_factory=list)
+    requests: list[str] = field(default_factory=list)
+    dialogs: list[str] = field(default_factory=list)
+    overflow: int = 0
+    layout: list[str] = field(default_factory=list)
+    """What a reader would have to scroll sideways for (:data:`LAYOUT_JS`)."""
+    text: str = ""
+
+
+def open_page(browser: Any, path: Path, seen: Visit, **context: Any) -> Any:
+    """``path`` open from file:// on a phone-sized viewport, every other request refused
+    and recorded in ``seen`` with console errors and dialogs; ``context``: more options
+    of the browser context."""
+    url = path.resolve().as_uri()
+    opened = browser.new_context(viewport=PHONE, **context)
+
+    def guard(route: Any) -> None:
+        if route.request.url == url:
+            route.continue_()
+        else:
+            seen.requests.append(route.request.url)
+            route.abort()
+
+    opened.route("**/*", guard)
+    page = opened.new_page()
+    page.on("console", lambda m: seen.console.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda exc: seen.console.append(str(exc)))
+    page.on("dialog", lambda d: (seen.dialogs.append(d.message), d.dismiss()))
+    page.goto(url)
+    page.wait_for_load_state("load")
+    return page
 
 
 #: Everything on the open page that a reader would have to scroll sideways for, or could

@@ -9,8 +9,6 @@ tables scroll inside their own containers). Screenshots for review are saved und
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -19,54 +17,20 @@ import pytest
 from generator import figures
 from generator.render import render_volume
 from generator.store import Layout
-from tests.browser import launch, layout_problems
+from tests import browser as chromium
+from tests.browser import Visit, layout_problems, open_page
 from tests.render.hostile import SLUG, VOL, make_hostile
 
 pytestmark = pytest.mark.browser
+browser = chromium.browser  # the shared fixture: Debian's Chromium, one per module
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts" / "render"
-PHONE = {"width": 375, "height": 812}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """Debian's Chromium (never a downloaded browser)."""
-    yield from launch()
-
-
-@dataclass
-class Visit:
-    """What happened while one page was open."""
-
-    console: list[str] = field(default_factory=list)
-    requests: list[str] = field(default_factory=list)
-    dialogs: list[str] = field(default_factory=list)
-    overflow: int = 0
-    layout: list[str] = field(default_factory=list)
-    """What a reader would have to scroll sideways for (``tests.browser.LAYOUT_JS``)."""
-    text: str = ""
 
 
 def visit(browser: Any, page_path: Path, shot: str) -> Visit:
     """Open ``page_path`` on a phone-sized viewport and record everything."""
     seen = Visit()
-    url = page_path.resolve().as_uri()
-    context = browser.new_context(viewport=PHONE, java_script_enabled=True)
-
-    def guard(route: Any) -> None:
-        if route.request.url == url:
-            route.continue_()
-        else:
-            seen.requests.append(route.request.url)
-            route.abort()
-
-    context.route("**/*", guard)
-    page = context.new_page()
-    page.on("console", lambda m: seen.console.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda exc: seen.console.append(str(exc)))
-    page.on("dialog", lambda d: (seen.dialogs.append(d.message), d.dismiss()))
-    page.goto(url)
-    page.wait_for_load_state("load")
+    page = open_page(browser, page_path, seen, java_script_enabled=True)
     seen.overflow = page.evaluate(
         "document.documentElement.scrollWidth - document.documentElement.clientWidth"
     )
@@ -74,7 +38,7 @@ def visit(browser: Any, page_path: Path, shot: str) -> Visit:
     seen.text = page.inner_text("body")
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{shot}.png"), full_page=True)
-    context.close()
+    page.context.close()
     return seen
 
 

@@ -9,15 +9,14 @@ downloaded file read back as a ``ReviewFile`` naming the bank exactly.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from generator.models.review import ReviewFile
-from tests.browser import launch, layout_problems
+from tests import browser as chromium
+from tests.browser import Visit, layout_problems, open_page
 from tests.conftest import CliRun
 from tests.review.factories import (
     BANK_NAME,
@@ -30,46 +29,9 @@ from tests.review.factories import (
 )
 
 pytestmark = pytest.mark.browser
+browser = chromium.browser  # the shared fixture: Debian's Chromium, one per module
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts" / "review"
-PHONE = {"width": 375, "height": 812}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """Debian's Chromium (never a downloaded browser)."""
-    yield from launch()
-
-
-@dataclass
-class Seen:
-    """What happened while the page was open."""
-
-    console: list[str] = field(default_factory=list)
-    requests: list[str] = field(default_factory=list)
-    dialogs: list[str] = field(default_factory=list)
-
-
-def open_page(browser: Any, path: Path, seen: Seen) -> Any:
-    """``path`` open from file:// on a phone-sized viewport, everything else refused."""
-    url = path.resolve().as_uri()
-    context = browser.new_context(viewport=PHONE, accept_downloads=True)
-
-    def guard(route: Any) -> None:
-        if route.request.url == url:
-            route.continue_()
-        else:
-            seen.requests.append(route.request.url)
-            route.abort()
-
-    context.route("**/*", guard)
-    page = context.new_page()
-    page.on("console", lambda m: seen.console.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda exc: seen.console.append(str(exc)))
-    page.on("dialog", lambda d: (seen.dialogs.append(d.message), d.dismiss()))
-    page.goto(url)
-    page.wait_for_load_state("load")
-    return page
 
 
 def fill_in(page: Any) -> None:
@@ -86,8 +48,10 @@ def test_review_round_trip_runs_nothing_and_saves_a_review_file(
     make_hostile(root)
     dispute(root)
     assert cli("review", "build").exit_code == 0
-    seen = Seen()
-    page = open_page(browser, root / ".private" / "review" / "review-v1.2-01.html", seen)
+    seen = Visit()
+    page = open_page(
+        browser, root / ".private" / "review" / "review-v1.2-01.html", seen, accept_downloads=True
+    )
     text = page.inner_text("body")
     for planted in (PROMPT, NAME.replace("\u202e", "[U+202E]"), SOURCE):
         assert planted in text  # shown as text, never run
