@@ -136,7 +136,10 @@ def build_bank(spec: DemoSpec) -> tuple[BankManifest, list[DemoItem]]:
         license="CC-BY-4.0",
         demonstration=True,
         categories=categories(),
-        versions=[BankVersion(id=v.id, released=v.released, notes=v.notes) for v in spec.versions],
+        versions=[
+            BankVersion(id=v.id, released=v.released, notes=v.notes, retired=list(v.retired))
+            for v in spec.versions
+        ],
         canary=guid,
     )
     return manifest, items

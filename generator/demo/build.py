@@ -20,6 +20,7 @@ from pydantic import BaseModel
 
 from generator import commitments, confine, instructions
 from generator.canonical import dumps, dumps_line, write_bytes
+from generator.demo import reviews
 from generator.demo.anchors import anchor_probes
 from generator.demo.bank import DemoItem, build_bank
 from generator.demo.bank import categories as demo_categories
@@ -130,6 +131,7 @@ def _volume(
         panel_sample_fraction=vol.panel_fraction,
         sample_seed=vol.sample_seed,
         min_category_items=vol.min_category_items,
+        min_volume_items=vol.min_volume_items,
         anchor_probe_max_age_days=DEFAULT_PROBE_MAX_AGE_DAYS,
         # Rank ranges from paired comparisons, Holm across all pairs (issue 17).
         ranking=Ranking(method="paired-holm", familywise_confidence=Decimal("0.95")),
@@ -171,9 +173,14 @@ def _volume(
 
 
 def _volume_items(spec: DemoSpec, items: list[DemoItem], version: str) -> list[DemoItem]:
-    order = [v.id for v in spec.versions]
-    allowed = set(order[: order.index(version) + 1])
-    return [d for d in items if d.item.added_in in allowed]
+    """The items a volume of ``version`` runs: added up to it, not retired by it (a
+    retired core item stays: the core is permanent)."""
+    upto = spec.versions[: [v.id for v in spec.versions].index(version) + 1]
+    retired = {item for v in upto for item in v.retired}
+    allowed = {v.id for v in upto}
+    return [
+        d for d in items if d.item.added_in in allowed and (d.item.core or d.item.id not in retired)
+    ]
 
 
 def _add_bank(
@@ -186,6 +193,11 @@ def _add_bank(
     entries = [commitments.heldout_entry(item, out.secret) for item in held]
     out.public["bank/heldout_index.jsonl"] = _jsonl(HeldOutEntry, entries)
     out.private["heldout_items.jsonl"] = _jsonl(BankItem, held)
+    written = reviews.ledgers(spec, {d.item.id: d.item for d in items if not d.heldout})
+    if written.climbs:
+        out.public["bank/status.jsonl"] = reviews.ledger_bytes(written.climbs)
+    if written.disagreements:
+        out.public["bank/disagreements.jsonl"] = reviews.ledger_bytes(written.disagreements)
 
 
 def _run_dates(spec: DemoSpec, vol: VolumeSpec) -> dict[str, dt.date]:

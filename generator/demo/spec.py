@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, replace
 from decimal import Decimal
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import ConfigDict, TypeAdapter, with_config
 
@@ -30,6 +30,7 @@ class VersionSpec:
     id: str
     released: dt.date
     notes: str
+    retired: tuple[str, ...] = ()
 
 
 @_FORBID
@@ -101,6 +102,7 @@ class VolumeSpec:
     reference: Reference = "grader"
     calibration: CalibrationSpec | None = None
     min_category_items: int | None = None
+    min_volume_items: int | None = None
 
 
 @_FORBID
@@ -127,6 +129,20 @@ class JurySpec:
 
 @_FORBID
 @dataclass(frozen=True)
+class ReviewSpec:
+    """A reviewer's decision on an item after publication, as ``probepress review apply``
+    recorded it (``generator.demo.reviews``): a sign-off climbs one rung."""
+
+    item: str
+    decision: Literal["sign-off", "disagree"]
+    by: str
+    day: dt.date
+    comment: str = ""
+    resolution: str = ""
+
+
+@_FORBID
+@dataclass(frozen=True)
 class DemoSpec:
     """A whole example publication."""
 
@@ -140,6 +156,7 @@ class DemoSpec:
     qualification_probes: tuple[tuple[str, str], ...]
     """(case id, its correct grade): every seated grader, panel judge and reserve runs all."""
     extra_items: int = 0
+    reviews: tuple[ReviewSpec, ...] = ()
 
 
 EXAMPLE = TypeAdapter(DemoSpec).validate_python(read_data("example.yaml"))
@@ -175,4 +192,5 @@ def scaled(candidates: int, items: int) -> DemoSpec:
         versions=(VersionSpec("v1", dt.date(2026, 8, 15), f"{items} synthetic items."),),
         volumes=(volume,),
         extra_items=items,
+        reviews=(),
     )
