@@ -64,8 +64,8 @@ def ledgers(spec: DemoSpec, items: dict[str, BankItem]) -> Ledgers:
         problem = _date_problem(spec, review)
         if item is None:
             problem = "not a public item of the example (held-out notes are private)"
-        if problem is None:
-            history = [*item.validation, *climbs.get(review.item, [])]
+        if item is not None and problem is None:
+            history: list[ladder.Step] = [*item.validation, *climbs.get(review.item, [])]
             fields = {
                 "item": review.item,
                 "by": review.by,

@@ -8,21 +8,26 @@ running the item's mechanical check on the drawn response.
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 import random
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from generator.commitments import response_commitment
 from generator.demo import heldout
 from generator.demo.bank import DemoItem
 from generator.demo.labels import demo_label
 from generator.demo.spec import CandidateSpec, DemoSpec, JudgeSpec, JurySpec, VolumeSpec
+from generator.models.base import slugify
 from generator.models.rubric import MAX_EVIDENCE, Rubric
 from generator.sampling import Eligible, panel_sample
 from generator.tier0 import run_check
+
+if TYPE_CHECKING:
+    from generator.models.volume import Volume
 
 _MET = {"must_include": 0.85, "should_include": 0.5}
 """How often a non-deflecting answer meets a line of each kind (a must-not line is met
@@ -38,6 +43,29 @@ class BundleLines:
     panel: list[dict[str, Any]] = field(default_factory=list)
     qualification: list[dict[str, Any]] = field(default_factory=list)
     private: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Round:
+    """One volume being simulated: its spec, declaration, items (those it runs), run
+    dates, and ``K_item`` of each held-out item, to commit to its responses."""
+
+    spec: DemoSpec
+    vol: VolumeSpec
+    volume: Volume
+    items: list[DemoItem]
+    run_dates: dict[str, dt.date]
+    keys: Mapping[str, bytes]
+
+
+def judge_ref(j: JudgeSpec) -> dict[str, str]:
+    """A grader or judge as a volume or bundle names it."""
+    return {"kind": "model", "api": j.api, "family": j.family}
+
+
+def endpoint_of(model: JudgeSpec | CandidateSpec) -> dict[str, Any]:
+    """The endpoint a model was called through."""
+    return {"gateway": model.gateway, "serving_provider": model.provider, "no_training": True}
 
 
 @dataclass(frozen=True)
@@ -125,6 +153,10 @@ class _Run:
     seating: Seating
     keys: Mapping[str, bytes]
 
+    def at(self, item: str, half: str, n: int) -> dict[str, Any]:
+        """Where a draw's line belongs."""
+        return {"item": item, "half": half, "draw": n}
+
 
 class _Sampled(NamedTuple):
     """One draw as sampled: its attempts, true outcome and response (``None`` when lost)."""
@@ -199,9 +231,7 @@ def _draw_line(run: _Run, demo: DemoItem, half: str, n: int, s: _Sampled) -> dic
             "output_tokens": max(1, len((s.text or "").split()) * 4 // 3),
         }
     return {
-        "item": item_id,
-        "half": half,
-        "draw": n,
+        **run.at(item_id, half, n),
         "attempts": s.attempts,
         "response": None if demo.heldout else s.text,
         "response_commitment": commitment,
@@ -215,9 +245,7 @@ def _verdict_line(run: _Run, demo: DemoItem, half: str, n: int, s: _Sampled) -> 
     """The draw's verdict: lost, the item's mechanical check, or the seated grader's call."""
     item = demo.item
     verdict: dict[str, Any] = {
-        "item": item.id,
-        "half": half,
-        "draw": n,
+        **run.at(item.id, half, n),
         "tier": item.tier,
         "grader": None,
         "borderline": False,
@@ -290,18 +318,9 @@ def _panel_lines(
         fails, category, borderline = truth[key]
         for judge in run.seating.panel:
             vote = _vote(run.rng, judge, fails, category, borderline)
-            lines.append(
-                {
-                    "item": key[0],
-                    "half": key[1],
-                    "draw": key[2],
-                    "judge": judge.api,
-                    "family": judge.family,
-                    "vote": vote,
-                    "label": demo_label(category, vote, key, judge.api),
-                    "why": sample.why[key],
-                }
-            )
+            label = demo_label(category, vote, key, judge.api)
+            votes = {"judge": judge.api, "family": judge.family, "vote": vote, "label": label}
+            lines.append({**run.at(*key), **votes, "why": sample.why[key]})
     return lines
 
 
@@ -315,25 +334,15 @@ def _qualification_lines(spec: DemoSpec, seating: Seating) -> list[dict[str, Any
     ]
 
 
-def simulate_bundle(
-    spec: DemoSpec,
-    vol: VolumeSpec,
-    cand: CandidateSpec,
-    slug: str,
-    items: list[DemoItem],
-    seating: Seating,
-    keys: Mapping[str, bytes],
-) -> BundleLines:
-    """Every line of one candidate's bundle, deterministic for the spec's seed.
-
-    ``keys``: ``K_item`` of each held-out item, to commit to its responses.
-    """
+def simulate_bundle(r: Round, cand: CandidateSpec) -> BundleLines:
+    """Every line of one candidate's bundle, deterministic for the spec's seed."""
+    spec, vol, slug, seating = r.spec, r.vol, slugify(cand.api), seat_jury(r.spec.jury, cand)
     # One random stream for the whole bundle: the order of the draws below fixes the bytes.
-    run = _Run(random.Random(f"{spec.seed}:{vol.id}:{slug}"), vol, slug, seating, keys)
+    run = _Run(random.Random(f"{spec.seed}:{vol.id}:{slug}"), vol, slug, seating, r.keys)
     out = BundleLines()
     eligible: list[Eligible] = []
     truth: dict[_DrawKey, tuple[bool, str, bool]] = {}
-    for demo in items:
+    for demo in r.items:
         item = demo.item
         p_fail = _p_fail(spec.seed, cand, demo)
         for half in vol.halves:
@@ -341,8 +350,8 @@ def simulate_bundle(
                 sampled = _sample(run.rng, cand, demo, p_fail)
                 out.draws.append(_draw_line(run, demo, half, n, sampled))
                 if demo.heldout and sampled.text is not None:
-                    where = {"volume": vol.id, "candidate": slug, "item": item.id, "half": half}
-                    out.private.append({**where, "draw": n, "text": sampled.text})
+                    where = {"volume": vol.id, "candidate": slug, **run.at(item.id, half, n)}
+                    out.private.append({**where, "text": sampled.text})
                 verdict = _verdict_line(run, demo, half, n, sampled)
                 if verdict["grader"] is not None:
                     borderline = verdict["borderline"]
