@@ -10,7 +10,7 @@ from typing import Any
 from generator.canary import demo_canary, with_canary
 from generator.demo import heldout, read_data
 from generator.demo.spec import DemoSpec
-from generator.models.bank import BankItem, BankManifest, BankVersion, Category
+from generator.models.bank import BankItem, BankManifest, Category
 from generator.store.bank import text_sha256_of
 
 
@@ -136,10 +136,7 @@ def build_bank(spec: DemoSpec) -> tuple[BankManifest, list[DemoItem]]:
         license="CC-BY-4.0",
         demonstration=True,
         categories=categories(),
-        versions=[
-            BankVersion(id=v.id, released=v.released, notes=v.notes, retired=list(v.retired))
-            for v in spec.versions
-        ],
+        versions=list(spec.versions),
         canary=guid,
     )
     return manifest, items

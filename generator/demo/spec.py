@@ -16,21 +16,11 @@ from pydantic import ConfigDict, TypeAdapter, with_config
 
 from generator.demo import read_data
 from generator.models.calibration import CalibrationSet, CriterionType
+from generator.models.manifest import BankVersion
 from generator.models.scoring import Reference
 
 # The example's declaration is data: a misspelt field there must fail, not vanish.
 _FORBID = with_config(ConfigDict(extra="forbid"))
-
-
-@_FORBID
-@dataclass(frozen=True)
-class VersionSpec:
-    """A bank version of the example."""
-
-    id: str
-    released: dt.date
-    notes: str
-    retired: tuple[str, ...] = ()
 
 
 @_FORBID
@@ -147,7 +137,7 @@ class DemoSpec:
     """A whole example publication."""
 
     name: str
-    versions: tuple[VersionSpec, ...]
+    versions: tuple[BankVersion, ...]
     jury: JurySpec
     volumes: tuple[VolumeSpec, ...]
     seed: int
@@ -163,34 +153,33 @@ EXAMPLE = TypeAdapter(DemoSpec).validate_python(read_data("example.yaml"))
 """The committed example publication, declared in ``data/example.yaml``."""
 
 
+def _filled(data: Any, **values: int) -> Any:
+    """``data`` with ``{name}`` in every string replaced by ``values``."""
+    if isinstance(data, dict):
+        return {k: _filled(v, **values) for k, v in data.items()}
+    if isinstance(data, list):
+        return [_filled(v, **values) for v in data]
+    return data.format(**values) if isinstance(data, str) else data
+
+
 def scaled(candidates: int, items: int) -> DemoSpec:
-    """A synthetic one-volume publication of ``candidates`` × ``items`` for benchmarks."""
-    families = [f"fam{n:03d}" for n in range(candidates)]
-    specs = tuple(
-        CandidateSpec(
-            f"demo-{fam}/model-{n:03d}",
-            fam,
-            f"Synthetic Model {n:03d}",
-            "anchor" if n < 2 else "candidate",
-            skill=-1.5 + 3.0 * n / max(candidates - 1, 1),
-        )
-        for n, fam in enumerate(families)
-    )
-    volume = VolumeSpec(
-        "vol-001",
-        f"Synthetic volume ({candidates} × {items}, demonstration data)",
-        dt.date(2026, 10, 1),
-        "v1",
-        dt.date(2026, 9, 1),
-        dt.date(2026, 9, 20),
-        specs,
-        preregistered=dt.date(2026, 8, 25),
-    )
+    """A synthetic one-volume publication of ``candidates`` × ``items`` for benchmarks,
+    declared in ``data/scaled.yaml``."""
+    data = read_data("scaled.yaml")
+    specs = [
+        _filled(data["candidate"], n=n)
+        | {"role": "anchor" if n < data["anchors"] else "candidate"}
+        | {"skill": -1.5 + 3.0 * n / max(candidates - 1, 1)}
+        for n in range(candidates)
+    ]
+    volume = _filled(data["volume"], candidates=candidates, items=items) | {"candidates": specs}
     return replace(
         EXAMPLE,
-        name="probepress synthetic scale bank (demonstration data)",
-        versions=(VersionSpec("v1", dt.date(2026, 8, 15), f"{items} synthetic items."),),
-        volumes=(volume,),
+        name=data["name"],
+        versions=tuple(
+            BankVersion.model_validate(v) for v in _filled(data["versions"], items=items)
+        ),
+        volumes=(TypeAdapter(VolumeSpec).validate_python(volume),),
         extra_items=items,
         reviews=(),
     )
