@@ -34,9 +34,10 @@ system-deps:
 demo: venv
 	$(BIN)/probepress demo
 	$(BIN)/probepress demo --check
-	$(BIN)/probepress publish vol-001 vol-002
+	$(BIN)/probepress publish vol-001 vol-002 vol-003
 	$(BIN)/probepress audit vol-001
 	$(BIN)/probepress audit vol-002
+	$(BIN)/probepress audit vol-003
 
 # Regenerate the committed example from scratch after a change of its formats: published
 # outputs are frozen (a published volume whose inputs changed is refused, an erratum is a
@@ -50,9 +51,9 @@ example: venv
 	$(BIN)/probepress demo
 	git add -A bank bundles figures site_src
 	git commit -q -m "Example: regenerated inputs (probepress demo; old outputs removed)"
-	$(BIN)/probepress publish vol-001 vol-002
+	$(BIN)/probepress publish vol-001 vol-002 vol-003
 	git add -A bank bundles figures site_src
-	git commit -q -m "Example: regenerated publication (probepress publish vol-001 vol-002)"
+	git commit -q -m "Example: regenerated publication (probepress publish vol-001 vol-002 vol-003)"
 	$(BIN)/probepress demo --check
 	$(MAKE) demo
 	test -z "$$(git status --porcelain)"
