@@ -31,13 +31,15 @@ system-deps:
 	  fi; \
 	fi
 
+# vol-003 is not audited here: its audit fails by design on its balance (ambiguity is
+# below the volume's minimum of validated items; tests/demo/test_vol3.py checks that this
+# is its only finding).
 demo: venv
 	$(BIN)/probepress demo
 	$(BIN)/probepress demo --check
 	$(BIN)/probepress publish vol-001 vol-002 vol-003
 	$(BIN)/probepress audit vol-001
 	$(BIN)/probepress audit vol-002
-	$(BIN)/probepress audit vol-003
 
 # Regenerate the committed example from scratch after a change of its formats: published
 # outputs are frozen (a published volume whose inputs changed is refused, an erratum is a

@@ -116,22 +116,20 @@ def difficulty(seed: int, item_id: str) -> float:
     return rng.uniform(-3.0, 2.0)
 
 
+_ERROR = {"status": "provider_error", "error_class": "HTTP 503"}
+_TIMEOUT = {"status": "timeout", "error_class": "ReadTimeout", "latency_ms": 60_000}
+
+
 def _attempts(rng: random.Random, cand: CandidateSpec, max_attempts: int) -> list[dict[str, Any]]:
     """Attempts of one draw: transient errors are retried; an outage exhausts every attempt."""
     outage = rng.random() < cand.outage
     attempts: list[dict[str, Any]] = []
     for _ in range(max_attempts):
-        if outage or rng.random() < cand.error_rate:
-            if rng.random() < 0.6:
-                failed = {"status": "provider_error", "error_class": "HTTP 503"}
-                attempts.append({**failed, "latency_ms": rng.randint(80, 900)})
-            else:
-                attempts.append(
-                    {"status": "timeout", "error_class": "ReadTimeout", "latency_ms": 60_000}
-                )
-            continue
-        attempts.append({"status": "ok", "latency_ms": rng.randint(300, 9000)})
-        break
+        if not outage and rng.random() >= cand.error_rate:
+            attempts.append({"status": "ok", "latency_ms": rng.randint(300, 9000)})
+            break
+        failed = rng.random() < 0.6
+        attempts.append({**_ERROR, "latency_ms": rng.randint(80, 900)} if failed else {**_TIMEOUT})
     return attempts
 
 
@@ -153,18 +151,27 @@ class _Run:
     seating: Seating
     keys: Mapping[str, bytes]
 
-    def at(self, item: str, half: str, n: int) -> dict[str, Any]:
-        """Where a draw's line belongs."""
-        return {"item": item, "half": half, "draw": n}
+
+def _at(item: str, half: str, n: int) -> dict[str, Any]:
+    """Where a draw's line belongs."""
+    return {"item": item, "half": half, "draw": n}
 
 
 class _Sampled(NamedTuple):
-    """One draw as sampled: its attempts, true outcome and response (``None`` when lost)."""
+    """One draw as sampled: where, its attempts, true outcome and response (``None`` when
+    lost)."""
 
+    demo: DemoItem
+    half: str
+    n: int
     attempts: list[dict[str, Any]]
     lost: bool
     fails: bool
     text: str | None
+
+    @property
+    def at(self) -> dict[str, Any]:
+        return _at(self.demo.item.id, self.half, self.n)
 
 
 _DrawKey = tuple[str, str, int]  # (item, half, draw)
@@ -195,7 +202,9 @@ def _p_fail(seed: int, cand: CandidateSpec, demo: DemoItem) -> float:
     raise ValueError(f"the example simulates no {kind} baseline")
 
 
-def _sample(rng: random.Random, cand: CandidateSpec, demo: DemoItem, p_fail: float) -> _Sampled:
+def _sample(
+    rng: random.Random, cand: CandidateSpec, demo: DemoItem, p_fail: float, where: tuple[str, int]
+) -> _Sampled:
     """Attempts, true outcome and response text of one draw; an empty response is marked."""
     attempts = _attempts(rng, cand, 3)
     fails = rng.random() < p_fail
@@ -212,16 +221,16 @@ def _sample(rng: random.Random, cand: CandidateSpec, demo: DemoItem, p_fail: flo
             text = rng.choice(pool)
         if text == "":
             attempts[-1]["status"] = "empty"
-    return _Sampled(attempts, lost, fails, text)
+    return _Sampled(demo, *where, attempts, lost, fails, text)
 
 
-def _draw_line(run: _Run, demo: DemoItem, half: str, n: int, s: _Sampled) -> dict[str, Any]:
+def _draw_line(run: _Run, s: _Sampled) -> dict[str, Any]:
     """The draw's line of ``draws.jsonl``; a held-out response appears only as a commitment."""
-    item_id = demo.item.id
+    item_id, held = s.demo.item.id, s.demo.heldout
     commitment: str | None = None
-    if demo.heldout and s.text is not None:
-        key = run.keys[item_id]
-        commitment = response_commitment(key, run.vol.id, run.slug, item_id, half, n, s.text)
+    if held and s.text is not None:
+        key, where = run.keys[item_id], (item_id, s.half, s.n)
+        commitment = response_commitment(key, run.vol.id, run.slug, *where, s.text)
     finish_reason: str | None = None
     usage: dict[str, int] | None = None
     if not s.lost:
@@ -231,9 +240,9 @@ def _draw_line(run: _Run, demo: DemoItem, half: str, n: int, s: _Sampled) -> dic
             "output_tokens": max(1, len((s.text or "").split()) * 4 // 3),
         }
     return {
-        **run.at(item_id, half, n),
+        **s.at,
         "attempts": s.attempts,
-        "response": None if demo.heldout else s.text,
+        "response": None if held else s.text,
         "response_commitment": commitment,
         "finish_reason": finish_reason,
         "usage": usage,
@@ -241,16 +250,11 @@ def _draw_line(run: _Run, demo: DemoItem, half: str, n: int, s: _Sampled) -> dic
     }
 
 
-def _verdict_line(run: _Run, demo: DemoItem, half: str, n: int, s: _Sampled) -> dict[str, Any]:
+def _verdict_line(run: _Run, s: _Sampled) -> dict[str, Any]:
     """The draw's verdict: lost, the item's mechanical check, or the seated grader's call."""
-    item = demo.item
-    verdict: dict[str, Any] = {
-        **run.at(item.id, half, n),
-        "tier": item.tier,
-        "grader": None,
-        "borderline": False,
-        "evidence": None,
-    }
+    item = s.demo.item
+    verdict: dict[str, Any] = {**s.at, "tier": item.tier, "grader": None}
+    verdict.update(borderline=False, evidence=None)
     if s.lost:
         verdict["verdict"] = "lost"
     elif item.check is not None:
@@ -266,13 +270,13 @@ def _verdict_line(run: _Run, demo: DemoItem, half: str, n: int, s: _Sampled) -> 
             right = run.rng.random() < grader.accuracy or s.text == REFUSAL
             verdict["verdict"] = "fail" if s.fails == right else "pass"
             verdict["borderline"] = run.rng.random() < (0.3 if not right else 0.04)
-        text = None if demo.heldout else s.text
+        text = None if s.demo.heldout else s.text
         if item.rubric is not None and verdict["verdict"] != "grader_refused":
             failed = verdict["verdict"] == "fail"
             grades = _rubric(run.rng, item.rubric, failed, text, s.text == REFUSAL)
             verdict.update(schema_version=3, rubric=grades)
         else:
-            key = (item.id, half, n)
+            key = (item.id, s.half, s.n)
             verdict["label"] = demo_label(item.category, verdict["verdict"], key, grader.api)
         if text:
             verdict["evidence"] = text[:120]
@@ -320,7 +324,7 @@ def _panel_lines(
             vote = _vote(run.rng, judge, fails, category, borderline)
             label = demo_label(category, vote, key, judge.api)
             votes = {"judge": judge.api, "family": judge.family, "vote": vote, "label": label}
-            lines.append({**run.at(*key), **votes, "why": sample.why[key]})
+            lines.append({**_at(*key), **votes, "why": sample.why[key]})
     return lines
 
 
@@ -347,12 +351,12 @@ def simulate_bundle(r: Round, cand: CandidateSpec) -> BundleLines:
         p_fail = _p_fail(spec.seed, cand, demo)
         for half in vol.halves:
             for n in range(1, vol.draws_per_half + 1):
-                sampled = _sample(run.rng, cand, demo, p_fail)
-                out.draws.append(_draw_line(run, demo, half, n, sampled))
+                sampled = _sample(run.rng, cand, demo, p_fail, (half, n))
+                out.draws.append(_draw_line(run, sampled))
                 if demo.heldout and sampled.text is not None:
-                    where = {"volume": vol.id, "candidate": slug, **run.at(item.id, half, n)}
+                    where = {"volume": vol.id, "candidate": slug, **sampled.at}
                     out.private.append({**where, "text": sampled.text})
-                verdict = _verdict_line(run, demo, half, n, sampled)
+                verdict = _verdict_line(run, sampled)
                 if verdict["grader"] is not None:
                     borderline = verdict["borderline"]
                     refused = verdict["verdict"] == "grader_refused"
