@@ -18,6 +18,7 @@ from generator.demo.bank import build_bank
 from generator.demo.spec import EXAMPLE, ReviewSpec, as_of
 from generator.models.review import Disagreement, StatusChange
 from generator.store import Layout, load_volume
+from tests.conftest import CliRun
 
 REPO = Path(__file__).resolve().parents[2]
 RETIRED = "ambig-003"
@@ -215,3 +216,14 @@ def test_committed_vol_003_jury_cards_show_the_contamination_gap() -> None:
         section = text[start : text.index("</section>", start)]
         assert "held-out minus public failure rate" in section, card.name
         assert "No held-out text is used or shown" in section, card.name
+
+
+def test_vol_003_audit_fails_only_on_the_withheld_category(cli: CliRun) -> None:
+    result = cli("audit", "vol-003")
+    assert result.exit_code == 1
+    failures = [x for x in result.output.splitlines() if x.startswith("FAIL: ")]
+    assert failures == [
+        "FAIL: balance: bundles/vol-003/volume.yaml: category ambiguity has 4 validated items, "
+        "below the pre-registered minimum of 5: its per-category rates are withheld (not "
+        "published); add validated items [audit/category-below-minimum]"
+    ]
