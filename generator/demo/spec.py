@@ -1,4 +1,4 @@
-"""What the example publication declares: versions, jury, candidates, volumes.
+"""What the example publication declares: versions, jury, candidates, volumes, reviews.
 
 Everything here is demonstration data: fictional API strings (``demo-…``) and families,
 labelled as such wherever it is shown. Counts (halves, draws per half) and categories are
@@ -126,7 +126,7 @@ class ReviewSpec:
     item: str
     decision: Literal["sign-off", "disagree"]
     by: str
-    day: dt.date
+    day: dt.date  # the ledger's ``on``; YAML 1.1 reads a key ``on`` as true
     comment: str = ""
     resolution: str = ""
 
