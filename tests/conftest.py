@@ -14,23 +14,34 @@ from hypothesis import settings
 from generator import figures
 from generator.cli import main
 from generator.demo import build as demo_build
+from generator.demo.spec import EXAMPLE, DemoSpec, as_of
 from generator.lock import LOCK_FILE
 from generator.store import Layout
 from tests.factories import shared
+
+
+def write_example(root: Path, spec: DemoSpec = EXAMPLE) -> None:
+    """Generate the example's inputs into ``root`` and compute every volume's figures."""
+    layout = Layout.at(root, root / ".private")
+    demo_build.write(demo_build.build(spec), layout)
+    for volume in layout.volume_ids():
+        figures.write(layout, volume)
 
 
 @pytest.fixture(scope="session")
 def example_src(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The example publication's inputs, generated once per test run for every xdist
     worker (read-only use)."""
+    return shared(tmp_path_factory, "example", write_example)
 
-    def build(root: Path) -> None:
-        layout = Layout.at(root, root / ".private")
-        demo_build.write(demo_build.build(), layout)
-        for volume in layout.volume_ids():
-            figures.write(layout, volume)
 
-    return shared(tmp_path_factory, "example", build)
+@pytest.fixture(scope="session")
+def example_vol002_src(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The example as it stood when vol-002 was published (``demo.spec.as_of``): bank
+    v1.2 current, premise-004 a draft, live-003 and prov-003 reviewed, no ledger. The
+    review tests start from it (read-only use)."""
+    spec = as_of(EXAMPLE, "vol-002")
+    return shared(tmp_path_factory, "example-vol-002", lambda root: write_example(root, spec))
 
 
 @pytest.fixture

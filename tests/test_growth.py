@@ -71,11 +71,13 @@ def _vol001_files(root: Path) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def grown(example_src: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
+def grown(example_vol002_src: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
     """vol-001 published on bank v1 alone; then v1.1, v1.2 and vol-002 added, committed
-    and published with it. Returns the root and vol-001's files after the first publish."""
+    and published with it (the example as of vol-002: its later versions, volumes and
+    ledger lines are another story). Returns the root and vol-001's files after the
+    first publish."""
     source = tmp_path_factory.mktemp("growth") / "source"
-    shutil.copytree(example_src, source, symlinks=True)
+    shutil.copytree(example_vol002_src, source, symlinks=True)
     full = tmp_path_factory.mktemp("growth-full")
     for rel in ("bank", ".private", "bundles/vol-002"):
         shutil.copytree(source / rel, full / rel)

@@ -21,18 +21,26 @@ LEDGER_FIX = (
     "fix: the ledger only grows through `probepress review apply`; restore the published lines"
 )
 Review = Callable[..., Result]
+VOLUMES = ("vol-001", "vol-002")
+"""The volumes published when the review tests' bank was current (the example as of vol-002)."""
 
 
 @pytest.fixture
-def root(tmp_path: Path) -> Path:
-    """The example's bank, fingerprint registry and volume files (enough to review)."""
+def root(example_vol002_src: Path, tmp_path: Path) -> Path:
+    """The example's bank as of vol-002, with vol-001 and vol-002 published (their volume
+    files and their entries of the committed fingerprint registry): enough to review."""
     dest = tmp_path / "root"
-    shutil.copytree(REPO / "bank", dest / "bank")
+    shutil.copytree(example_vol002_src / "bank", dest / "bank")
     (dest / "figures").mkdir(parents=True)
-    shutil.copy(REPO / "figures" / "fingerprints.json", dest / "figures")
-    for volume in ("vol-001", "vol-002"):
+    registry = json.loads((REPO / "figures" / "fingerprints.json").read_text("utf-8"))
+    published = {k: v for k, v in registry["files"].items() if v["volume"] in VOLUMES}
+    text = json.dumps({**registry, "files": published}, indent=2, sort_keys=True)
+    (dest / "figures" / "fingerprints.json").write_text(text + "\n", "utf-8")
+    for volume in VOLUMES:
         (dest / "bundles" / volume).mkdir(parents=True)
-        shutil.copy(REPO / "bundles" / volume / "volume.yaml", dest / "bundles" / volume)
+        shutil.copy(
+            example_vol002_src / "bundles" / volume / "volume.yaml", dest / "bundles" / volume
+        )
     (dest / ".private").mkdir()
     return dest
 

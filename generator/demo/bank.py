@@ -10,7 +10,8 @@ from typing import Any
 from generator.canary import demo_canary, with_canary
 from generator.demo import heldout, read_data
 from generator.demo.spec import DemoSpec
-from generator.models.bank import BankItem, BankManifest, BankVersion, Category
+from generator.ladder import RUNGS
+from generator.models.bank import BankItem, BankManifest, Category
 from generator.store.bank import text_sha256_of
 
 
@@ -31,8 +32,8 @@ def categories() -> list[Category]:
 
 
 def _history(status: str, released: dt.date, spec: DemoSpec, rng: random.Random) -> list[Any]:
-    steps = ["draft", "reviewed", "validated"]
-    reached = steps[: steps.index(status) + 1]
+    """One step per rung up to ``status``, each by another reviewer, three days apart."""
+    reached = RUNGS[: RUNGS.index(status) + 1]
     people = rng.sample(spec.reviewers, k=len(reached))
     start = released - dt.timedelta(days=10 + 3 * len(reached))
     return [
@@ -57,18 +58,12 @@ def _make_item(
     released = next(v.released for v in spec.versions if v.id == raw["added_in"])
     status = raw.get("status", "validated")
     data = {
-        "id": raw["id"],
-        "category": raw["category"],
-        "tier": raw["tier"],
-        "added_in": raw["added_in"],
+        **{k: raw[k] for k in ("id", "category", "tier", "added_in", "prompt", "pass_criterion")},
+        **{k: raw.get(k) for k in ("check", "rubric")},
         "core": raw["added_in"] == spec.versions[0].id,
         "status": status,
         "validation": _history(status, released, spec, rng),
         "sources": list(raw.get("sources", [])),
-        "prompt": raw["prompt"],
-        "pass_criterion": raw["pass_criterion"],
-        "check": raw.get("check"),
-        "rubric": raw.get("rubric"),
         "reference": reference,
         "schema_version": 2,
     }
@@ -136,7 +131,7 @@ def build_bank(spec: DemoSpec) -> tuple[BankManifest, list[DemoItem]]:
         license="CC-BY-4.0",
         demonstration=True,
         categories=categories(),
-        versions=[BankVersion(id=v.id, released=v.released, notes=v.notes) for v in spec.versions],
+        versions=list(spec.versions),
         canary=guid,
     )
     return manifest, items

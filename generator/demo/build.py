@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
@@ -20,13 +20,21 @@ from pydantic import BaseModel
 
 from generator import commitments, confine, instructions
 from generator.canonical import dumps, dumps_line, write_bytes
+from generator.demo import RUNNER, reviews
 from generator.demo.anchors import anchor_probes
 from generator.demo.bank import DemoItem, build_bank
 from generator.demo.bank import categories as demo_categories
 from generator.demo.calibration import calibration_units
 from generator.demo.labels import demo_scoring
-from generator.demo.simulate import Seating, chance, seat_jury, simulate_bundle
-from generator.demo.spec import EXAMPLE, CandidateSpec, DemoSpec, JudgeSpec, VolumeSpec
+from generator.demo.simulate import (
+    Round,
+    chance,
+    endpoint_of,
+    judge_ref,
+    seat_jury,
+    simulate_bundle,
+)
+from generator.demo.spec import EXAMPLE, CandidateSpec, DemoSpec, VolumeSpec
 from generator.hashing import sha256_bytes, sha256_text
 from generator.models import BundleManifest, Draw, PanelVote, Qualification, Verdict, Volume
 from generator.models.anchors import ANCHOR_PROBES_FILE, DEFAULT_PROBE_MAX_AGE_DAYS, AnchorProbe
@@ -68,29 +76,16 @@ def _yaml(record: BaseModel, seed: int) -> bytes:
     return (HEADER.format(seed=seed) + body).encode("utf-8")
 
 
-def _judge(j: JudgeSpec) -> dict[str, str]:
-    return {"kind": "model", "api": j.api, "family": j.family}
-
-
-def _endpoint(model: JudgeSpec | CandidateSpec) -> dict[str, Any]:
-    return {"gateway": model.gateway, "serving_provider": model.provider, "no_training": True}
-
-
 def _jury(spec: DemoSpec) -> Jury:
     """The volumes' declared jury: grader, panel, reserves, qualification probes, grading."""
-    grading = spec.jury.grading
+    jury, grading = spec.jury, spec.jury.grading
+    probes = [{"id": p, "expected": e} for p, e in spec.qualification_probes]
     return Jury.model_validate(
         {
-            "grader": _judge(spec.jury.grader),
-            "panel": [_judge(j) for j in spec.jury.panel],
-            "reserves": [
-                _judge(j) for j in (*spec.jury.reserve_graders, *spec.jury.reserve_judges)
-            ],
-            "qualification": {
-                "status": "required",
-                "rule": "all-correct",
-                "probes": [{"id": p, "expected": e} for p, e in spec.qualification_probes],
-            },
+            "grader": judge_ref(jury.grader),
+            "panel": [judge_ref(j) for j in jury.panel],
+            "reserves": [judge_ref(j) for j in (*jury.reserve_graders, *jury.reserve_judges)],
+            "qualification": {"status": "required", "rule": "all-correct", "probes": probes},
             "grading": grading
             and {
                 "prompt_sha256": instructions.sha256(grading.instructions),
@@ -109,13 +104,8 @@ def _baseline(cand: CandidateSpec, items: list[DemoItem]) -> dict[str, Any] | No
     return {**cand.baseline, "core_rate": f"{sum(core) / len(core):.3f}"}
 
 
-def _volume(
-    spec: DemoSpec,
-    vol: VolumeSpec,
-    run_dates: dict[str, dt.date],
-    categories: list[str],
-    items: list[DemoItem],
-) -> Volume:
+def _rules(spec: DemoSpec, vol: VolumeSpec) -> tuple[Protocol, Thresholds]:
+    """The volume's protocol and thresholds, as its spec declares them."""
     protocol = Protocol(
         halves=list(vol.halves),
         draws_per_half=vol.draws_per_half,
@@ -130,11 +120,22 @@ def _volume(
         panel_sample_fraction=vol.panel_fraction,
         sample_seed=vol.sample_seed,
         min_category_items=vol.min_category_items,
+        min_volume_items=vol.min_volume_items,
         anchor_probe_max_age_days=DEFAULT_PROBE_MAX_AGE_DAYS,
         # Rank ranges from paired comparisons, Holm across all pairs (issue 17).
         ranking=Ranking(method="paired-holm", familywise_confidence=Decimal("0.95")),
     )
+    return protocol, thresholds
+
+
+def _volume(
+    spec: DemoSpec, vol: VolumeSpec, run_dates: dict[str, dt.date], items: list[DemoItem]
+) -> Volume:
+    """The volume's declaration (``volume.yaml``), its pre-registration hash computed."""
+    protocol, thresholds = _rules(spec, vol)
     jury = _jury(spec)
+    used = {d.item.category for d in items}
+    categories = [c.id for c in demo_categories() if c.id in used]
     scoring = Scoring.model_validate(demo_scoring(categories, vol.reference))
     calibration = vol.calibration.declared if vol.calibration else None
     declared = {
@@ -146,12 +147,10 @@ def _volume(
         for c in vol.candidates
     ]
     baselines = {slugify(api): b.expected() for api, b in declared.items()}
+    rules = (protocol, thresholds, jury, None, scoring, calibration, baselines)
     return Volume.model_validate(
         {
-            "id": vol.id,
-            "title": vol.title,
-            "publication_date": vol.publication_date,
-            "bank_version": vol.bank_version,
+            **{k: getattr(vol, k) for k in ("id", "title", "publication_date", "bank_version")},
             "demonstration": True,
             "window": {"start": vol.start, "end": vol.end},
             "protocol": protocol,
@@ -160,9 +159,7 @@ def _volume(
             "scoring": scoring,
             "calibration": calibration,
             "preregistration": {
-                "sha256": preregistration_sha256(
-                    protocol, thresholds, jury, None, scoring, calibration, baselines
-                ),
+                "sha256": preregistration_sha256(*rules),
                 "registered": vol.preregistered or vol.start,
             },
             "candidates": listed,
@@ -171,21 +168,32 @@ def _volume(
 
 
 def _volume_items(spec: DemoSpec, items: list[DemoItem], version: str) -> list[DemoItem]:
-    order = [v.id for v in spec.versions]
-    allowed = set(order[: order.index(version) + 1])
-    return [d for d in items if d.item.added_in in allowed]
+    """The items a volume of ``version`` runs: added up to it, not retired by it (a
+    retired core item stays: the core is permanent)."""
+    upto = spec.versions[: [v.id for v in spec.versions].index(version) + 1]
+    retired = {item for v in upto for item in v.retired}
+    allowed = {v.id for v in upto}
+    return [
+        d for d in items if d.item.added_in in allowed and (d.item.core or d.item.id not in retired)
+    ]
 
 
 def _add_bank(
     out: DemoOutput, spec: DemoSpec, manifest: BankManifest, items: list[DemoItem]
 ) -> None:
-    """The bank's manifest, public items and held-out index; its held-out items kept private."""
+    """The bank's manifest, public items, held-out index and ledgers; its held-out items
+    kept private."""
     held = [d.item for d in items if d.heldout]
+    public = [d.item for d in items if not d.heldout]
     out.public["bank/bank.yaml"] = _yaml(manifest, spec.seed)
-    out.public["bank/public.jsonl"] = _jsonl(BankItem, [d.item for d in items if not d.heldout])
+    out.public["bank/public.jsonl"] = _jsonl(BankItem, public)
     entries = [commitments.heldout_entry(item, out.secret) for item in held]
     out.public["bank/heldout_index.jsonl"] = _jsonl(HeldOutEntry, entries)
     out.private["heldout_items.jsonl"] = _jsonl(BankItem, held)
+    written = reviews.ledgers(spec, {item.id: item for item in public})
+    for name, lines in (("status", written.climbs), ("disagreements", written.disagreements)):
+        if lines:
+            out.public[f"bank/{name}.jsonl"] = reviews.ledger_bytes(lines)
 
 
 def _run_dates(spec: DemoSpec, vol: VolumeSpec) -> dict[str, dt.date]:
@@ -197,76 +205,70 @@ def _run_dates(spec: DemoSpec, vol: VolumeSpec) -> dict[str, dt.date]:
     }
 
 
-def _seated_jury(seating: Seating) -> dict[str, Any]:
-    """The jury as seated for one bundle: grader, panel, recusals and their endpoints."""
-    return {
-        "grader": _judge(seating.grader),
-        "panel": [_judge(j) for j in seating.panel],
-        "recusals": list(seating.recusals),
-        "endpoints": {j.api: _endpoint(j) for j in (seating.grader, *seating.panel)},
-    }
-
-
-def _bundle_manifest(
-    vol: VolumeSpec,
-    cand: CandidateSpec,
-    run_date: dt.date,
-    protocol: Protocol,
-    seating: Seating,
-    files: Files,
-) -> BundleManifest:
+def _bundle_manifest(run: Round, cand: CandidateSpec, files: Files) -> BundleManifest:
     """The manifest of one candidate's bundle, with the hash and size of each of its files."""
+    run_date, seating = run.run_dates[cand.api], seat_jury(run.spec.jury, cand)
     return BundleManifest.model_validate(
         {
-            "volume": vol.id,
-            "candidate": {
-                "api": cand.api,
-                "family": cand.family,
-                "display_name": cand.display_name,
-                "role": cand.role,
-            },
-            "endpoint": _endpoint(cand),
+            "volume": run.vol.id,
+            "candidate": {k: getattr(cand, k) for k in ("api", "family", "display_name", "role")},
+            "endpoint": endpoint_of(cand),
             "run": {
                 "started": run_date,
-                "finished": min(run_date + dt.timedelta(days=1), vol.end),
+                "finished": min(run_date + dt.timedelta(days=1), run.vol.end),
             },
-            "conditions": protocol,
-            "bank_version": vol.bank_version,
-            "runner": {"name": "demo-runner", "version": "1.4.2"},
-            "jury": _seated_jury(seating),
+            "conditions": run.volume.protocol,
+            "bank_version": run.vol.bank_version,
+            "runner": RUNNER,
+            "jury": {
+                "grader": judge_ref(seating.grader),
+                "panel": [judge_ref(j) for j in seating.panel],
+                "recusals": list(seating.recusals),
+                "endpoints": {j.api: endpoint_of(j) for j in (seating.grader, *seating.panel)},
+            },
             "demonstration": True,
             "files": {n: {"sha256": sha256_bytes(b), "size": len(b)} for n, b in files.items()},
         }
     )
 
 
-def _add_bundle(
-    out: DemoOutput,
-    spec: DemoSpec,
-    vol: VolumeSpec,
-    protocol: Protocol,
-    cand: CandidateSpec,
-    run_date: dt.date,
-    items: list[DemoItem],
-    keys: Mapping[str, bytes],
-) -> list[dict[str, Any]]:
+def _add_bundle(out: DemoOutput, run: Round, cand: CandidateSpec) -> list[dict[str, Any]]:
     """One candidate's simulated bundle, and its held-out response texts for the private
     store; return its verdict lines."""
     slug = slugify(cand.api)
-    seating = seat_jury(spec.jury, cand)
-    lines = simulate_bundle(spec, vol, cand, slug, items, seating, keys)
+    lines = simulate_bundle(run, cand)
     files = {
         "draws.jsonl": _jsonl(Draw, lines.draws),
         "verdicts.jsonl": _jsonl(Verdict, lines.verdicts),
         "panel.jsonl": _jsonl(PanelVote, lines.panel),
         "qualification.jsonl": _jsonl(Qualification, lines.qualification),
     }
-    bundle = _bundle_manifest(vol, cand, run_date, protocol, seating, files)
-    base = f"bundles/{vol.id}/{slug}"
-    out.public[f"{base}/bundle.json"] = dumps(_json(bundle)).encode()
+    base = f"bundles/{run.vol.id}/{slug}"
+    out.public[f"{base}/bundle.json"] = dumps(_json(_bundle_manifest(run, cand, files))).encode()
     out.public.update({f"{base}/{name}": data for name, data in files.items()})
-    out.private[f"responses/{vol.id}/{slug}.jsonl"] = _jsonl(PrivateResponse, lines.private)
+    out.private[f"responses/{run.vol.id}/{slug}.jsonl"] = _jsonl(PrivateResponse, lines.private)
     return lines.verdicts
+
+
+def _add_volume(out: DemoOutput, run: Round, progress: Progress) -> None:
+    """A volume's declaration, bundles, anchor probes and calibration set."""
+    vol, folder = run.vol, f"bundles/{run.vol.id}"
+    out.public[f"{folder}/volume.yaml"] = _yaml(run.volume, run.spec.seed)
+    verdicts = {}
+    for cand in vol.candidates:
+        progress(f"{vol.id}/{slugify(cand.api)}")
+        verdicts[slugify(cand.api)] = _add_bundle(out, run, cand)
+    probes = anchor_probes(run.spec, vol, run.run_dates)
+    if probes:
+        out.public[f"{folder}/{ANCHOR_PROBES_FILE}"] = _jsonl(AnchorProbe, probes)
+    if vol.calibration is not None:
+        meta = {d.item.id: (d.item.category, d.item.added_in) for d in run.items}
+        graded = {
+            s: verdicts[s] for s in (slugify(c.api) for c in vol.candidates if c.role != "baseline")
+        }
+        grader = run.spec.jury.grader.api
+        units = calibration_units(vol.calibration, graded, meta, grader, run.volume)
+        out.public[f"{folder}/{CALIBRATION_FILE}"] = _jsonl(CalibrationRecord, units)
 
 
 def build(spec: DemoSpec = EXAMPLE, progress: Progress = silent) -> DemoOutput:
@@ -278,39 +280,20 @@ def build(spec: DemoSpec = EXAMPLE, progress: Progress = silent) -> DemoOutput:
     for vol in spec.volumes:
         run_dates = _run_dates(spec, vol)
         vol_items = _volume_items(spec, items, vol.bank_version)
-        used = {d.item.category for d in vol_items}
-        categories = [c.id for c in demo_categories() if c.id in used]
-        volume = _volume(spec, vol, run_dates, categories, vol_items)
-        out.public[f"bundles/{vol.id}/volume.yaml"] = _yaml(volume, spec.seed)
-        verdicts = {}
-        for cand in vol.candidates:
-            progress(f"{vol.id}/{slugify(cand.api)}")
-            run_date = run_dates[cand.api]
-            verdicts[slugify(cand.api)] = _add_bundle(
-                out, spec, vol, volume.protocol, cand, run_date, vol_items, keys
-            )
-        probes = anchor_probes(spec, vol, run_dates)
-        if probes:
-            out.public[f"bundles/{vol.id}/{ANCHOR_PROBES_FILE}"] = _jsonl(AnchorProbe, probes)
-        if vol.calibration is not None:
-            meta = {d.item.id: (d.item.category, d.item.added_in) for d in vol_items}
-            graded = {
-                slugify(c.api): verdicts[slugify(c.api)]
-                for c in vol.candidates
-                if c.role != "baseline"
-            }
-            units = calibration_units(vol.calibration, graded, meta, spec.jury.grader.api, volume)
-            out.public[f"bundles/{vol.id}/{CALIBRATION_FILE}"] = _jsonl(CalibrationRecord, units)
+        volume = _volume(spec, vol, run_dates, vol_items)
+        _add_volume(out, Round(spec, vol, volume, vol_items, run_dates, keys), progress)
     return out
 
 
 def _stale(output: DemoOutput, layout: Layout) -> list[Path]:
     """Files under the folders the demo owns that the seed does not produce."""
     wanted = {layout.root / rel for rel in output.public}
-    found: list[Path] = []
-    for folder in ("bank", "bundles"):
-        if (layout.root / folder).is_dir():
-            found.extend((layout.root / folder).rglob("*"))
+    found = [
+        p
+        for f in ("bank", "bundles")
+        if (layout.root / f).is_dir()
+        for p in (layout.root / f).rglob("*")
+    ]
     return sorted(p for p in found if (p.is_file() or p.is_symlink()) and p not in wanted)
 
 

@@ -1,18 +1,12 @@
 """Held-out items of the example bank, composed at run time from templates kept as data.
 
-The text of a held-out item may never be stored in the repository: the holdout gate
-scans tracked files for runs of held-out words. So ``data/heldout.yaml`` keeps only
-short fragments, word tables and the recipe of each item (its header describes the
-format), and this module puts every prompt, criterion, check and answer together with
-the ``random.Random`` the caller passes in. No literal stretch of a template and no
-option is longer than five words, and a name bound next to an option is never a word
-that could follow it, so a run of six composed words never occurs in the repository
-(``tests/demo/test_content.py`` checks every hand-written file over many seeds).
-
-Every random draw goes through the one generator, in the order the recipe reads, so the
-same seed composes the same bytes. An item keeps the names its recipe bound under
-``slots``; its answers are composed from them, so ``heldout_response`` needs nothing but
-the item (a derived item, ``h-arith-01-r2``, is answered like its original).
+Held-out text may never be stored in the repository (the holdout gate scans tracked
+files for runs of its words), so ``data/heldout.yaml`` keeps only short fragments, word
+tables and each item's recipe (its header describes the format and the rules that keep
+six composed words out of the sources; ``tests/demo/test_content.py`` checks them). Every
+random draw goes through the caller's one generator, in the order the recipe reads. An
+item keeps the names its recipe bound under ``slots``, which its answers are composed
+from (a derived item, ``h-arith-01-r2``, is answered like its original).
 """
 
 from __future__ import annotations
@@ -58,7 +52,7 @@ _BUILTINS: dict[str, Any] = {
 
 @dataclass(frozen=True)
 class _Kind:
-    """One held-out item of the bank: its metadata and its two recipes."""
+    """One held-out item: its metadata and its two recipes."""
 
     id: str
     category: str
@@ -80,8 +74,7 @@ class _Recipes:
 @cache
 def _recipes() -> _Recipes:
     data = _frozen(read_data("heldout.yaml"))
-    kinds = tuple(_Kind(**kind) for kind in data["kinds"])
-    return _Recipes(tables=data["tables"], kinds=kinds)
+    return _Recipes(data["tables"], tuple(_Kind(**kind) for kind in data["kinds"]))
 
 
 def _constant(spec: Any) -> bool:
@@ -91,11 +84,8 @@ def _constant(spec: Any) -> bool:
 
 
 def _frozen(spec: Any) -> Any:
-    """The data with every list of constants made a tuple, which ``value`` returns as is.
-
-    Composing an answer walks many option lists; most hold only fixed strings, and
-    evaluating them element by element made answers three times slower.
-    """
+    """The data with every list of constants a tuple, which ``value`` returns as is
+    (evaluating fixed option lists element by element made answers three times slower)."""
     if isinstance(spec, dict):
         return {name: _frozen(entry) for name, entry in spec.items()}
     if isinstance(spec, list):
@@ -232,28 +222,16 @@ def _kind_of(item_id: str) -> _Kind:
 
 
 def heldout_items(rng: random.Random) -> list[Item]:
-    """The held-out items of the example bank (28 of them core), composed from ``rng``.
-
-    Args:
-        rng: The only source of randomness; the same state gives the same items.
-
-    Returns:
-        One dict per item, in a fixed id order, with ``id``, ``category``, ``tier``,
-        ``added_in`` (``v1`` unless the recipe says), ``status`` (``validated``),
-        ``prompt``, ``pass_criterion``, ``check`` (Tier 0 only), ``rubric`` (with
-        ``schema_version`` 2, rubric items only), ``sources`` and ``slots`` (the names its
-        recipe bound, which its answers are composed from).
-    """
+    """The held-out items of the example bank (28 of them core), composed from ``rng``
+    (the only source of randomness), in a fixed id order: each an item's fields as the
+    bank reads them (status ``validated``) plus ``slots``, the names its recipe bound."""
     items = []
     for kind in _recipes().kinds:
         composer = _Composer(rng, {})
         composer.block(kind.make)
         slots = composer.bound
         item: Item = {
-            "id": kind.id,
-            "category": kind.category,
-            "tier": kind.tier,
-            "added_in": kind.added_in,
+            **{k: getattr(kind, k) for k in ("id", "category", "tier", "added_in")},
             "status": "validated",
             "prompt": slots["prompt"],
             "pass_criterion": slots["criterion"],
@@ -269,22 +247,14 @@ def heldout_items(rng: random.Random) -> list[Item]:
 
 
 def heldout_response(item: Item, passed: bool, rng: random.Random) -> str:
-    """A model answer to a held-out item that meets (or misses) its pass criterion.
-
-    Args:
-        item: One dict returned by ``heldout_items`` (or one derived from it).
-        passed: True for an answer that passes, False for one that fails.
-        rng: The only source of randomness.
-
-    Returns:
-        The answer text; for Tier 0 items ``run_check`` agrees with ``passed``.
+    """An answer to ``item`` (from ``heldout_items``, or derived from one) that meets its
+    pass criterion, or misses it (``passed`` False); at Tier 0 ``run_check`` agrees.
 
     Raises:
         KeyError: ``item`` is not a held-out item of this bank.
     """
     kind = _kind_of(item["id"])
-    answer = _Composer(rng, {**item["slots"], "passed": passed}).block(kind.answer)
-    return str(answer)
+    return str(_Composer(rng, {**item["slots"], "passed": passed}).block(kind.answer))
 
 
 def heldout_reference(item: Item, rng: random.Random) -> dict[str, Any]:

@@ -8,21 +8,26 @@ running the item's mechanical check on the drawn response.
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 import random
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from generator.commitments import response_commitment
 from generator.demo import heldout
 from generator.demo.bank import DemoItem
 from generator.demo.labels import demo_label
 from generator.demo.spec import CandidateSpec, DemoSpec, JudgeSpec, JurySpec, VolumeSpec
+from generator.models.base import slugify
 from generator.models.rubric import MAX_EVIDENCE, Rubric
 from generator.sampling import Eligible, panel_sample
 from generator.tier0 import run_check
+
+if TYPE_CHECKING:
+    from generator.models.volume import Volume
 
 _MET = {"must_include": 0.85, "should_include": 0.5}
 """How often a non-deflecting answer meets a line of each kind (a must-not line is met
@@ -38,6 +43,29 @@ class BundleLines:
     panel: list[dict[str, Any]] = field(default_factory=list)
     qualification: list[dict[str, Any]] = field(default_factory=list)
     private: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Round:
+    """One volume being simulated: its spec, declaration, items (those it runs), run
+    dates, and ``K_item`` of each held-out item, to commit to its responses."""
+
+    spec: DemoSpec
+    vol: VolumeSpec
+    volume: Volume
+    items: list[DemoItem]
+    run_dates: dict[str, dt.date]
+    keys: Mapping[str, bytes]
+
+
+def judge_ref(j: JudgeSpec) -> dict[str, str]:
+    """A grader or judge as a volume or bundle names it."""
+    return {"kind": "model", "api": j.api, "family": j.family}
+
+
+def endpoint_of(model: JudgeSpec | CandidateSpec) -> dict[str, Any]:
+    """The endpoint a model was called through."""
+    return {"gateway": model.gateway, "serving_provider": model.provider, "no_training": True}
 
 
 @dataclass(frozen=True)
@@ -88,22 +116,20 @@ def difficulty(seed: int, item_id: str) -> float:
     return rng.uniform(-3.0, 2.0)
 
 
+_ERROR = {"status": "provider_error", "error_class": "HTTP 503"}
+_TIMEOUT = {"status": "timeout", "error_class": "ReadTimeout", "latency_ms": 60_000}
+
+
 def _attempts(rng: random.Random, cand: CandidateSpec, max_attempts: int) -> list[dict[str, Any]]:
     """Attempts of one draw: transient errors are retried; an outage exhausts every attempt."""
     outage = rng.random() < cand.outage
     attempts: list[dict[str, Any]] = []
     for _ in range(max_attempts):
-        if outage or rng.random() < cand.error_rate:
-            if rng.random() < 0.6:
-                failed = {"status": "provider_error", "error_class": "HTTP 503"}
-                attempts.append({**failed, "latency_ms": rng.randint(80, 900)})
-            else:
-                attempts.append(
-                    {"status": "timeout", "error_class": "ReadTimeout", "latency_ms": 60_000}
-                )
-            continue
-        attempts.append({"status": "ok", "latency_ms": rng.randint(300, 9000)})
-        break
+        if not outage and rng.random() >= cand.error_rate:
+            attempts.append({"status": "ok", "latency_ms": rng.randint(300, 9000)})
+            break
+        failed = rng.random() < 0.6
+        attempts.append({**_ERROR, "latency_ms": rng.randint(80, 900)} if failed else {**_TIMEOUT})
     return attempts
 
 
@@ -126,13 +152,26 @@ class _Run:
     keys: Mapping[str, bytes]
 
 
-class _Sampled(NamedTuple):
-    """One draw as sampled: its attempts, true outcome and response (``None`` when lost)."""
+def _at(item: str, half: str, n: int) -> dict[str, Any]:
+    """Where a draw's line belongs."""
+    return {"item": item, "half": half, "draw": n}
 
+
+class _Sampled(NamedTuple):
+    """One draw as sampled: where, its attempts, true outcome and response (``None`` when
+    lost)."""
+
+    demo: DemoItem
+    half: str
+    n: int
     attempts: list[dict[str, Any]]
     lost: bool
     fails: bool
     text: str | None
+
+    @property
+    def at(self) -> dict[str, Any]:
+        return _at(self.demo.item.id, self.half, self.n)
 
 
 _DrawKey = tuple[str, str, int]  # (item, half, draw)
@@ -163,7 +202,9 @@ def _p_fail(seed: int, cand: CandidateSpec, demo: DemoItem) -> float:
     raise ValueError(f"the example simulates no {kind} baseline")
 
 
-def _sample(rng: random.Random, cand: CandidateSpec, demo: DemoItem, p_fail: float) -> _Sampled:
+def _sample(
+    rng: random.Random, cand: CandidateSpec, demo: DemoItem, p_fail: float, where: tuple[str, int]
+) -> _Sampled:
     """Attempts, true outcome and response text of one draw; an empty response is marked."""
     attempts = _attempts(rng, cand, 3)
     fails = rng.random() < p_fail
@@ -180,16 +221,16 @@ def _sample(rng: random.Random, cand: CandidateSpec, demo: DemoItem, p_fail: flo
             text = rng.choice(pool)
         if text == "":
             attempts[-1]["status"] = "empty"
-    return _Sampled(attempts, lost, fails, text)
+    return _Sampled(demo, *where, attempts, lost, fails, text)
 
 
-def _draw_line(run: _Run, demo: DemoItem, half: str, n: int, s: _Sampled) -> dict[str, Any]:
+def _draw_line(run: _Run, s: _Sampled) -> dict[str, Any]:
     """The draw's line of ``draws.jsonl``; a held-out response appears only as a commitment."""
-    item_id = demo.item.id
+    item_id, held = s.demo.item.id, s.demo.heldout
     commitment: str | None = None
-    if demo.heldout and s.text is not None:
-        key = run.keys[item_id]
-        commitment = response_commitment(key, run.vol.id, run.slug, item_id, half, n, s.text)
+    if held and s.text is not None:
+        key, where = run.keys[item_id], (item_id, s.half, s.n)
+        commitment = response_commitment(key, run.vol.id, run.slug, *where, s.text)
     finish_reason: str | None = None
     usage: dict[str, int] | None = None
     if not s.lost:
@@ -199,11 +240,9 @@ def _draw_line(run: _Run, demo: DemoItem, half: str, n: int, s: _Sampled) -> dic
             "output_tokens": max(1, len((s.text or "").split()) * 4 // 3),
         }
     return {
-        "item": item_id,
-        "half": half,
-        "draw": n,
+        **s.at,
         "attempts": s.attempts,
-        "response": None if demo.heldout else s.text,
+        "response": None if held else s.text,
         "response_commitment": commitment,
         "finish_reason": finish_reason,
         "usage": usage,
@@ -211,18 +250,11 @@ def _draw_line(run: _Run, demo: DemoItem, half: str, n: int, s: _Sampled) -> dic
     }
 
 
-def _verdict_line(run: _Run, demo: DemoItem, half: str, n: int, s: _Sampled) -> dict[str, Any]:
+def _verdict_line(run: _Run, s: _Sampled) -> dict[str, Any]:
     """The draw's verdict: lost, the item's mechanical check, or the seated grader's call."""
-    item = demo.item
-    verdict: dict[str, Any] = {
-        "item": item.id,
-        "half": half,
-        "draw": n,
-        "tier": item.tier,
-        "grader": None,
-        "borderline": False,
-        "evidence": None,
-    }
+    item = s.demo.item
+    verdict: dict[str, Any] = {**s.at, "tier": item.tier, "grader": None}
+    verdict.update(borderline=False, evidence=None)
     if s.lost:
         verdict["verdict"] = "lost"
     elif item.check is not None:
@@ -238,13 +270,13 @@ def _verdict_line(run: _Run, demo: DemoItem, half: str, n: int, s: _Sampled) -> 
             right = run.rng.random() < grader.accuracy or s.text == REFUSAL
             verdict["verdict"] = "fail" if s.fails == right else "pass"
             verdict["borderline"] = run.rng.random() < (0.3 if not right else 0.04)
-        text = None if demo.heldout else s.text
+        text = None if s.demo.heldout else s.text
         if item.rubric is not None and verdict["verdict"] != "grader_refused":
             failed = verdict["verdict"] == "fail"
             grades = _rubric(run.rng, item.rubric, failed, text, s.text == REFUSAL)
             verdict.update(schema_version=3, rubric=grades)
         else:
-            key = (item.id, half, n)
+            key = (item.id, s.half, s.n)
             verdict["label"] = demo_label(item.category, verdict["verdict"], key, grader.api)
         if text:
             verdict["evidence"] = text[:120]
@@ -290,18 +322,9 @@ def _panel_lines(
         fails, category, borderline = truth[key]
         for judge in run.seating.panel:
             vote = _vote(run.rng, judge, fails, category, borderline)
-            lines.append(
-                {
-                    "item": key[0],
-                    "half": key[1],
-                    "draw": key[2],
-                    "judge": judge.api,
-                    "family": judge.family,
-                    "vote": vote,
-                    "label": demo_label(category, vote, key, judge.api),
-                    "why": sample.why[key],
-                }
-            )
+            label = demo_label(category, vote, key, judge.api)
+            votes = {"judge": judge.api, "family": judge.family, "vote": vote, "label": label}
+            lines.append({**_at(*key), **votes, "why": sample.why[key]})
     return lines
 
 
@@ -315,35 +338,25 @@ def _qualification_lines(spec: DemoSpec, seating: Seating) -> list[dict[str, Any
     ]
 
 
-def simulate_bundle(
-    spec: DemoSpec,
-    vol: VolumeSpec,
-    cand: CandidateSpec,
-    slug: str,
-    items: list[DemoItem],
-    seating: Seating,
-    keys: Mapping[str, bytes],
-) -> BundleLines:
-    """Every line of one candidate's bundle, deterministic for the spec's seed.
-
-    ``keys``: ``K_item`` of each held-out item, to commit to its responses.
-    """
+def simulate_bundle(r: Round, cand: CandidateSpec) -> BundleLines:
+    """Every line of one candidate's bundle, deterministic for the spec's seed."""
+    spec, vol, slug, seating = r.spec, r.vol, slugify(cand.api), seat_jury(r.spec.jury, cand)
     # One random stream for the whole bundle: the order of the draws below fixes the bytes.
-    run = _Run(random.Random(f"{spec.seed}:{vol.id}:{slug}"), vol, slug, seating, keys)
+    run = _Run(random.Random(f"{spec.seed}:{vol.id}:{slug}"), vol, slug, seating, r.keys)
     out = BundleLines()
     eligible: list[Eligible] = []
     truth: dict[_DrawKey, tuple[bool, str, bool]] = {}
-    for demo in items:
+    for demo in r.items:
         item = demo.item
         p_fail = _p_fail(spec.seed, cand, demo)
         for half in vol.halves:
             for n in range(1, vol.draws_per_half + 1):
-                sampled = _sample(run.rng, cand, demo, p_fail)
-                out.draws.append(_draw_line(run, demo, half, n, sampled))
+                sampled = _sample(run.rng, cand, demo, p_fail, (half, n))
+                out.draws.append(_draw_line(run, sampled))
                 if demo.heldout and sampled.text is not None:
-                    where = {"volume": vol.id, "candidate": slug, "item": item.id, "half": half}
-                    out.private.append({**where, "draw": n, "text": sampled.text})
-                verdict = _verdict_line(run, demo, half, n, sampled)
+                    where = {"volume": vol.id, "candidate": slug, **sampled.at}
+                    out.private.append({**where, "text": sampled.text})
+                verdict = _verdict_line(run, sampled)
                 if verdict["grader"] is not None:
                     borderline = verdict["borderline"]
                     refused = verdict["verdict"] == "grader_refused"

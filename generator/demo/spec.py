@@ -1,4 +1,4 @@
-"""What the example publication declares: versions, jury, candidates, volumes.
+"""What the example publication declares: versions, jury, candidates, volumes, reviews.
 
 Everything here is demonstration data: fictional API strings (``demo-…``) and families,
 labelled as such wherever it is shown. Counts (halves, draws per half) and categories are
@@ -10,26 +10,17 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, replace
 from decimal import Decimal
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import ConfigDict, TypeAdapter, with_config
 
 from generator.demo import read_data
 from generator.models.calibration import CalibrationSet, CriterionType
+from generator.models.manifest import BankVersion
 from generator.models.scoring import Reference
 
 # The example's declaration is data: a misspelt field there must fail, not vanish.
 _FORBID = with_config(ConfigDict(extra="forbid"))
-
-
-@_FORBID
-@dataclass(frozen=True)
-class VersionSpec:
-    """A bank version of the example."""
-
-    id: str
-    released: dt.date
-    notes: str
 
 
 @_FORBID
@@ -101,6 +92,7 @@ class VolumeSpec:
     reference: Reference = "grader"
     calibration: CalibrationSpec | None = None
     min_category_items: int | None = None
+    min_volume_items: int | None = None
 
 
 @_FORBID
@@ -127,11 +119,25 @@ class JurySpec:
 
 @_FORBID
 @dataclass(frozen=True)
+class ReviewSpec:
+    """A reviewer's decision on an item after publication, as ``probepress review apply``
+    recorded it (``generator.demo.reviews``): a sign-off climbs one rung."""
+
+    item: str
+    decision: Literal["sign-off", "disagree"]
+    by: str
+    day: dt.date  # the ledger's ``on``; YAML 1.1 reads a key ``on`` as true
+    comment: str = ""
+    resolution: str = ""
+
+
+@_FORBID
+@dataclass(frozen=True)
 class DemoSpec:
     """A whole example publication."""
 
     name: str
-    versions: tuple[VersionSpec, ...]
+    versions: tuple[BankVersion, ...]
     jury: JurySpec
     volumes: tuple[VolumeSpec, ...]
     seed: int
@@ -140,39 +146,52 @@ class DemoSpec:
     qualification_probes: tuple[tuple[str, str], ...]
     """(case id, its correct grade): every seated grader, panel judge and reserve runs all."""
     extra_items: int = 0
+    reviews: tuple[ReviewSpec, ...] = ()
 
 
 EXAMPLE = TypeAdapter(DemoSpec).validate_python(read_data("example.yaml"))
 """The committed example publication, declared in ``data/example.yaml``."""
 
 
+def as_of(spec: DemoSpec, volume: str) -> DemoSpec:
+    """The publication as it stood when ``volume`` was published: the bank versions
+    released, volumes published and reviews dated up to its publication date."""
+    day = next(v.publication_date for v in spec.volumes if v.id == volume)
+    return replace(
+        spec,
+        versions=tuple(v for v in spec.versions if v.released <= day),
+        volumes=tuple(v for v in spec.volumes if v.publication_date <= day),
+        reviews=tuple(r for r in spec.reviews if r.day <= day),
+    )
+
+
+def _filled(data: Any, **values: int) -> Any:
+    """``data`` with ``{name}`` in every string replaced by ``values``."""
+    if isinstance(data, dict):
+        return {k: _filled(v, **values) for k, v in data.items()}
+    if isinstance(data, list):
+        return [_filled(v, **values) for v in data]
+    return data.format(**values) if isinstance(data, str) else data
+
+
 def scaled(candidates: int, items: int) -> DemoSpec:
-    """A synthetic one-volume publication of ``candidates`` × ``items`` for benchmarks."""
-    families = [f"fam{n:03d}" for n in range(candidates)]
-    specs = tuple(
-        CandidateSpec(
-            f"demo-{fam}/model-{n:03d}",
-            fam,
-            f"Synthetic Model {n:03d}",
-            "anchor" if n < 2 else "candidate",
-            skill=-1.5 + 3.0 * n / max(candidates - 1, 1),
-        )
-        for n, fam in enumerate(families)
-    )
-    volume = VolumeSpec(
-        "vol-001",
-        f"Synthetic volume ({candidates} × {items}, demonstration data)",
-        dt.date(2026, 10, 1),
-        "v1",
-        dt.date(2026, 9, 1),
-        dt.date(2026, 9, 20),
-        specs,
-        preregistered=dt.date(2026, 8, 25),
-    )
+    """A synthetic one-volume publication of ``candidates`` × ``items`` for benchmarks,
+    declared in ``data/scaled.yaml``."""
+    data = read_data("scaled.yaml")
+    specs = [
+        _filled(data["candidate"], n=n)
+        | {"role": "anchor" if n < data["anchors"] else "candidate"}
+        | {"skill": -1.5 + 3.0 * n / max(candidates - 1, 1)}
+        for n in range(candidates)
+    ]
+    volume = _filled(data["volume"], candidates=candidates, items=items) | {"candidates": specs}
     return replace(
         EXAMPLE,
-        name="probepress synthetic scale bank (demonstration data)",
-        versions=(VersionSpec("v1", dt.date(2026, 8, 15), f"{items} synthetic items."),),
-        volumes=(volume,),
+        name=data["name"],
+        versions=tuple(
+            BankVersion.model_validate(v) for v in _filled(data["versions"], items=items)
+        ),
+        volumes=(TypeAdapter(VolumeSpec).validate_python(volume),),
         extra_items=items,
+        reviews=(),
     )

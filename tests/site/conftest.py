@@ -47,17 +47,17 @@ class Built:
         return Layout.at(self.root, self.root / ".private")
 
 
-@pytest.fixture(scope="session")
-def rendered_src(example_src: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The example with the site's sources and both volumes rendered (read-only use).
-    No site test reads a PDF's content, so the PDFs are stand-ins (``stand_in_pdfs``:
-    written, fingerprinted and registered like rendered ones); ``tests/render/`` renders
-    the real ones."""
+def rendered(factory: pytest.TempPathFactory, source: Path, name: str) -> Path:
+    """A copy of the example root ``source`` with the site's sources and every volume
+    rendered, built once per run (not once per xdist worker) under ``name``. No site test
+    reads a PDF's content, so the PDFs are stand-ins (``stand_in_pdfs``: written,
+    fingerprinted and registered like rendered ones); ``tests/render/`` renders the real
+    ones."""
     from generator.render import render_volume  # only the tests that need frozen pages
 
     def build(target: Path) -> None:
         root = target / "root"
-        shutil.copytree(example_src, root, symlinks=True)
+        shutil.copytree(source, root, symlinks=True)
         copy_site_sources(root)
         layout = Layout.at(root, root / ".private")
         with pytest.MonkeyPatch.context() as patch:
@@ -65,8 +65,13 @@ def rendered_src(example_src: Path, tmp_path_factory: pytest.TempPathFactory) ->
             for volume in layout.volume_ids():
                 render_volume(layout, volume, pdf=True)
 
-    # Once per run, not once per xdist worker.
-    return shared(tmp_path_factory, "site-rendered", build) / "root"
+    return shared(factory, name, build) / "root"
+
+
+@pytest.fixture(scope="session")
+def rendered_src(example_src: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The example with the site's sources and every volume rendered (read-only use)."""
+    return rendered(tmp_path_factory, example_src, "site-rendered")
 
 
 @pytest.fixture(scope="session")

@@ -14,8 +14,15 @@ from generator.cli import main
 from generator.errors import CheckFailed
 from generator.site import build_site
 from generator.store import Layout
+from tests.site.conftest import rendered
 
 BANK = "probepress example bank (demonstration data)"
+
+
+@pytest.fixture(scope="session")
+def rendered_src(example_vol002_src: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The rendered example as of vol-002: live-003 still reviewed, no ledger yet."""
+    return rendered(tmp_path_factory, example_vol002_src, "site-rendered-vol-002")
 
 
 def _run(root: Path, *args: str) -> Result:
