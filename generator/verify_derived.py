@@ -19,10 +19,11 @@ from generator import figures
 from generator.bank_downloads import registered_archives
 from generator.errors import ProbepressError
 from generator.hashing import sha256_bytes
+from generator.models.registries import RegisteredArchive
 from generator.models.volume import Volume
 from generator.site import archive, tidy
 from generator.store.jsonl import Problems, load_document
-from generator.store.paths import BUNDLES, DOWNLOADS, FIGURES_REGISTRY, SUMS
+from generator.store.paths import BUNDLES, DOWNLOAD_REGISTRY, DOWNLOADS, FIGURES_REGISTRY, SUMS
 from generator.verify_checks import View
 
 MAX_VOLUME_BYTES = 1 << 20
@@ -104,6 +105,17 @@ def _listed(view: View, name: str) -> str | None:
     return None
 
 
+def _registered(view: View, name: str) -> RegisteredArchive | None:
+    """The download registry's record of archive ``name`` (None: none, or the registry is
+    not a readable regular file, which the holdout gate names)."""
+    if not view.readable(DOWNLOAD_REGISTRY):
+        return None
+    try:
+        return registered_archives(view.layout).get(f"{DOWNLOADS}/{name}")
+    except ProbepressError:
+        return None
+
+
 def _check_unbuilt(view: View, volume: str, tar: bytes) -> None:
     """A root whose ``volume`` archive is not built: the ``SHA256SUMS`` line against the
     archive compressed here, or, under another zlib, against the registered one."""
@@ -116,10 +128,7 @@ def _check_unbuilt(view: View, volume: str, tar: bytes) -> None:
     made = sha256_bytes(archive.compress(tar))
     if made == listed:
         return
-    try:
-        known = registered_archives(view.layout).get(f"{DOWNLOADS}/{name}")
-    except ProbepressError:
-        known = None  # the holdout gate names an unreadable registry
+    known = _registered(view, name)
     here = archive.zlib_version()
     if known is not None and known.sha256 == listed and known.tar_sha256 == sha256_bytes(tar):
         view.notes.append(
