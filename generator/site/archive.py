@@ -134,6 +134,12 @@ def _holds(data: bytes, tar: bytes) -> bool:
         return False
 
 
+def _largest_gzip(size: int) -> int:
+    """More bytes than any gzip of ``size`` bytes can take (deflate's stored blocks add 5
+    bytes per 64 KiB at worst; the gzip header and trailer 18): a larger file is not read."""
+    return size + size // 1000 + 1024
+
+
 def build(
     files: Iterable[tuple[str, bytes]], published: RegisteredArchive | None, kept: Path
 ) -> Built:
@@ -151,6 +157,7 @@ def build(
         and sha256_bytes(data) != published.sha256
         and kept.is_file()
         and not kept.is_symlink()
+        and kept.stat().st_size <= _largest_gzip(len(tar))
     ):
         old = kept.read_bytes()
         if sha256_bytes(old) == published.sha256 and _holds(old, tar):
