@@ -10,6 +10,11 @@ the registry keeps the size and SHA-256 of their published lines instead, and th
 publication date of a volume published with them: :func:`ledger_problems` refuses a
 ledger whose published lines were edited, removed or cut, and a later line dated on or
 before that date (it would change that volume's figures).
+
+Each volume's bundle archive is made by every site build and never committed; the
+registry records the bytes it was published as (:func:`registered_archives`), so that a
+build whose zlib compresses the same content differently is refused
+(``generator.site.archive``).
 """
 
 from __future__ import annotations
@@ -25,7 +30,12 @@ from generator.errors import InputError, Problem
 from generator.fingerprints import read_registry
 from generator.hashing import sha256_bytes
 from generator.models.base import version_slug
-from generator.models.registries import DownloadRegistry, RegisteredDownload, RegisteredLedger
+from generator.models.registries import (
+    DownloadRegistry,
+    RegisteredArchive,
+    RegisteredDownload,
+    RegisteredLedger,
+)
 from generator.store.bank import Bank
 from generator.store.paths import Layout
 
@@ -162,16 +172,46 @@ def register_ledgers(layout: Layout, through: dt.date | None) -> bool:
     return _write(layout, registered(layout), known)
 
 
+def registered_archives(layout: Layout) -> dict[str, RegisteredArchive]:
+    """The bundle archives as last published, by root-relative path (empty before).
+
+    Raises:
+        InputError: The registry exists but cannot be read.
+    """
+    registry = read_registry(
+        layout, layout.download_registry, DownloadRegistry, "download registry"
+    )
+    return {} if registry is None else dict(sorted(registry.archives.items()))
+
+
+def register_archives(layout: Layout, published: Mapping[str, RegisteredArchive]) -> bool:
+    """Record ``published`` (root-relative path -> the archive as published now), each
+    replacing the path's earlier record (an archive changes only with its bundles).
+
+    Returns:
+        Whether the registry file changed.
+    """
+    known = {**registered_archives(layout), **published}
+    return _write(layout, registered(layout), registered_ledgers(layout), known)
+
+
 def _write(
-    layout: Layout, files: Mapping[str, str], ledgers: Mapping[str, RegisteredLedger]
+    layout: Layout,
+    files: Mapping[str, str],
+    ledgers: Mapping[str, RegisteredLedger],
+    archives: Mapping[str, RegisteredArchive] | None = None,
 ) -> bool:
+    kept = registered_archives(layout) if archives is None else archives
     registry = DownloadRegistry(
         files={rel: RegisteredDownload(sha256=files[rel]) for rel in sorted(files)},
         ledgers=dict(sorted(ledgers.items())),
+        archives=dict(sorted(kept.items())),
     )
     data = registry.model_dump(mode="json", exclude_none=True)
-    if not ledgers:
-        del data["ledgers"]  # a registry from before the ledgers keeps its bytes
+    # A registry from before the ledgers or the archives keeps its bytes.
+    for key, entries in (("ledgers", ledgers), ("archives", kept)):
+        if not entries:
+            del data[key]
     return write_text(layout.download_registry, dumps(data), layout.root)
 
 

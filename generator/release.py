@@ -44,6 +44,7 @@ from generator.models.release import (
 from generator.store.cut import bank_cut
 from generator.store.jsonl import Problems, load_document
 from generator.store.paths import (
+    ARCHIVES_FOLDER,
     BANK,
     BUILT_MANIFEST,
     BUNDLES,
@@ -81,11 +82,21 @@ COPIED_AT_BUILD = (f"{BUNDLES}/",)
 """Root folders whose downloads copies (``site_src/downloads/<folder>``) are written by
 every site build from the originals and never committed (a root keeps each file once):
 a root without a built site checks their ``SHA256SUMS`` lines against the originals."""
-UNSEALED = (f"{SITE_SRC}/assets", f"{DOWNLOADS}/{BUNDLES}", f"{SITE_SRC}/overrides")
+MADE_AT_BUILD = (f"{ARCHIVES_FOLDER}/",)
+"""Download folders whose files every site build makes from root files (each volume's
+bundle archive, from ``bundles/``) and never commits: a root without them has their
+``SHA256SUMS`` lines checked by rebuilding them (``generator.verify_derived``)."""
+UNSEALED = (
+    f"{SITE_SRC}/assets",
+    f"{DOWNLOADS}/{ARCHIVES_FOLDER}",
+    f"{DOWNLOADS}/{BUNDLES}",
+    f"{SITE_SRC}/overrides",
+)
 """Folders of ``site_src/`` every site build writes from elsewhere — the tool's own theme
-files, the copies of ``COPIED_AT_BUILD`` — and git ignores, so a clean clone has none of
-them: the site manifest lists their built copies under ``site/``, not these, and they are
-neither missing from a clean clone nor extra to a built one."""
+files, the copies of ``COPIED_AT_BUILD``, the archives of ``MADE_AT_BUILD`` — and git
+ignores, so a clean clone has none of them: the site manifest lists their built copies
+under ``site/``, not these, and they are neither missing from a clean clone nor extra to a
+built one."""
 
 
 def site_path(rel: str) -> str | None:
@@ -109,6 +120,24 @@ def copy_source(name: str) -> str | None:
     """The root original of download ``name`` when its copy is written at build time
     (``bundles/…`` keeps its root-relative name), else None."""
     return name if name.startswith(COPIED_AT_BUILD) else None
+
+
+def made_at_build(name: str) -> bool:
+    """Whether download ``name`` is made by every site build and never committed."""
+    return name.startswith(MADE_AT_BUILD)
+
+
+def sums_places(name: str, *, built: bool) -> list[str]:
+    """What a root's ``SHA256SUMS`` line for download ``name`` speaks for (root-relative):
+    the download itself; for a copy written at build time (``COPIED_AT_BUILD``), its
+    original, and the copy when ``built``; for a file made at build time
+    (``MADE_AT_BUILD``), the file when ``built`` (else ``verify`` rebuilds it to check the
+    line: ``generator.verify_derived``)."""
+    copy = f"{DOWNLOADS}/{name}"
+    source = copy_source(name)
+    if source is None and not made_at_build(name):
+        return [copy]
+    return ([source] if source else []) + ([copy] if built else [])
 
 
 def download_name(rel: str) -> str:

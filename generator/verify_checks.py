@@ -22,11 +22,11 @@ from generator.models.release import Release, ReleaseLedger, Signature, SiteMani
 from generator.progress import Progress
 from generator.release import (
     SiteLayout,
-    copy_source,
     load_ledger,
     load_manifest,
     load_release_file,
     site_path,
+    sums_places,
     unsealed,
 )
 from generator.store import Layout
@@ -340,14 +340,11 @@ def _check_sums(view: View, *, required: bool) -> None:
 
 
 def _sums_places(view: View, folder: str, name: str) -> list[str]:
-    """The files a ``SHA256SUMS`` line speaks for: the download itself; in a root, for a
-    copy written at build time (never committed), its original, and the copy when built."""
-    source = None if view.site else copy_source(name)
-    if source is None:
-        return [folder + name]
+    """The files a ``SHA256SUMS`` line speaks for (in a root: ``release.sums_places``)."""
     copy = folder + name
-    built = copy in view.inventory.files or view.odd_at(copy)
-    return [source, copy] if built else [source]
+    if view.site:
+        return [copy]
+    return sums_places(name, built=copy in view.inventory.files or view.odd_at(copy))
 
 
 def _check_manifest(

@@ -6,16 +6,24 @@ and JSON) is rebuilt from its ``volume.yaml`` and the figures registry, and its 
 archive's tar from the public bundles, and each must match byte for byte. The archive is
 compared decompressed (another zlib may compress the same tar differently), with the
 decompression bounded by the size of the expected tar.
+
+A root keeps no archive until a site build makes one (``release.MADE_AT_BUILD``): there,
+the archive this Python compresses from the bundles must be the one ``SHA256SUMS`` lists;
+under another zlib, the line must name the archive ``figures/downloads.json`` registers
+with the same tar (a note says the compressed bytes were not rebuilt).
 """
 
 from __future__ import annotations
 
 from generator import figures
+from generator.bank_downloads import registered_archives
 from generator.errors import ProbepressError
+from generator.hashing import sha256_bytes
+from generator.models.registries import RegisteredArchive
 from generator.models.volume import Volume
 from generator.site import archive, tidy
 from generator.store.jsonl import Problems, load_document
-from generator.store.paths import BUNDLES, DOWNLOADS, FIGURES_REGISTRY
+from generator.store.paths import BUNDLES, DOWNLOAD_REGISTRY, DOWNLOADS, FIGURES_REGISTRY, SUMS
 from generator.verify_checks import View
 
 MAX_VOLUME_BYTES = 1 << 20
@@ -66,6 +74,9 @@ def _check_archive(view: View, volume: str) -> None:
     rel = f"{DOWNLOADS}/{name}"
     if view.unreadable(rel):
         return
+    if not view.site and view.missing(rel):
+        _check_unbuilt(view, volume, expected)
+        return
     if not view.readable(rel):
         view.add(view.shown(rel), "is missing: every published volume's downloads include it")
         return
@@ -80,6 +91,58 @@ def _check_archive(view: View, volume: str) -> None:
             f"does not hold exactly the public bundles of {volume} (names, bytes and fixed "
             "metadata)",
         )
+
+
+def _listed(view: View, name: str) -> str | None:
+    """The SHA-256 that ``SHA256SUMS`` lists for download ``name`` (None: not listed, or
+    no readable ``SHA256SUMS``, which the integrity checks name)."""
+    if not view.readable(SUMS):
+        return None
+    for line in view.path(SUMS).read_bytes().decode("utf-8", "replace").splitlines():
+        digest, _, listed = line.partition("  ")
+        if listed.lstrip("*") == name:
+            return digest
+    return None
+
+
+def _registered(view: View, name: str) -> RegisteredArchive | None:
+    """The download registry's record of archive ``name`` (None: none, or the registry is
+    not a readable regular file, which the holdout gate names)."""
+    if not view.readable(DOWNLOAD_REGISTRY):
+        return None
+    try:
+        return registered_archives(view.layout).get(f"{DOWNLOADS}/{name}")
+    except ProbepressError:
+        return None
+
+
+def _check_unbuilt(view: View, volume: str, tar: bytes) -> None:
+    """A root whose ``volume`` archive is not built: the ``SHA256SUMS`` line against the
+    archive compressed here, or, under another zlib, against the registered one."""
+    name = archive.archive_name(volume)
+    listed = _listed(view, name)
+    if listed is None:
+        if view.readable(SUMS):
+            view.add(view.shown(SUMS), f"lists no {name}: every published volume has one")
+        return
+    made = sha256_bytes(archive.compress(tar))
+    if made == listed:
+        return
+    known = _registered(view, name)
+    here = archive.zlib_version()
+    if known is not None and known.sha256 == listed and known.tar_sha256 == sha256_bytes(tar):
+        view.notes.append(
+            f"{view.shown(f'{DOWNLOADS}/{name}')} is not built here and zlib {here} compresses "
+            f"differently from the publisher's {known.zlib}: its SHA256SUMS line was checked "
+            "through the tar the download registry records"
+        )
+        return
+    view.add(
+        view.shown(f"{DOWNLOADS}/{name}"),
+        f"is not built here, and the public bundles of {volume} compressed with zlib {here} "
+        "do not give the archive SHA256SUMS lists, nor does the download registry record "
+        "that archive with the bundles' tar",
+    )
 
 
 def _named(view: View, places: tuple[str, ...]) -> bool:

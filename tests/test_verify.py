@@ -5,9 +5,11 @@ One signed publication is built for the whole module; each test tampers with a c
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import shutil
+import subprocess
 import time
 from pathlib import Path
 
@@ -79,6 +81,12 @@ def pub(signed: Path, tmp_path: Path) -> Path:
     dest = tmp_path / "pub"
     shutil.copytree(signed, dest, symlinks=True)
     return dest
+
+
+def git(root: Path, *args: str) -> str:
+    """``git -C ROOT ARGS…``'s output (the test's own commits use ``git_commit_all``)."""
+    run = subprocess.run(["git", "-C", str(root), *args], capture_output=True, check=True)
+    return run.stdout.decode("utf-8")
 
 
 def verify(root: Path, *args: str) -> Result:
@@ -229,16 +237,70 @@ def test_stripped_signatures_and_key_are_a_downgrade(pub: Path, keys: dict[str, 
     )
 
 
-BUILT = ("site", "site_src/downloads/bundles", "site_src/overrides", "site_src/assets")
+BUILT = (
+    "site",
+    "site_src/downloads/bundles",
+    "site_src/downloads/archives",
+    "site_src/overrides",
+    "site_src/assets",
+)
 """What every site build writes and the repository's .gitignore leaves out of a clone."""
 BUNDLE = "bundles/vol-001/volume.yaml"
+ARCHIVE = "downloads/archives/vol-002_bundles.tar.gz"
 
 
 def test_the_manifest_covers_the_built_bundles_not_their_copies_in_site_src(pub: Path) -> None:
     files = json.loads((pub / MANIFEST).read_text("utf-8"))["files"]
     assert f"site/downloads/{BUNDLE}" in files
+    assert f"site/{ARCHIVE}" in files
     assert not [p for p in files if p.startswith(BUILT[1:])]
     assert (pub / "site_src" / "downloads" / BUNDLE).read_bytes() == (pub / BUNDLE).read_bytes()
+    assert (pub / "site_src" / ARCHIVE).read_bytes() == (pub / "site" / ARCHIVE).read_bytes()
+
+
+def test_a_tampered_archive_in_a_built_site_fails_verify(pub: Path, keys: dict[str, Path]) -> None:
+    """An archive repacked with one member changed: its SHA256SUMS line, its manifest entry
+    and the bundles it must hold each name it."""
+    path = pub / "site" / ARCHIVE
+    tar = bytearray(gzip.decompress(path.read_bytes()))
+    tar[512 + 100] ^= 1  # a byte of the first member (its 512-byte header comes first)
+    path.write_bytes(gzip.compress(bytes(tar), 9, mtime=0))
+    bad = verify(pub, str(pub / "site"), *trusted(keys))
+    assert bad.exit_code == 1
+    assert f"{ARCHIVE}: does not match its SHA256SUMS line [integrity]" in bad.stderr
+    assert f"{ARCHIVE}: differs from the site manifest [integrity]" in bad.stderr
+    assert (
+        f"{ARCHIVE}: does not hold exactly the public bundles of vol-002 (names, bytes and "
+        "fixed metadata)"
+    ) in bad.stderr
+
+
+def test_a_clean_clone_checks_and_publishes_with_its_archives_made_again(
+    pub: Path, keys: dict[str, Path], tmp_path: Path
+) -> None:
+    """A clone of a repository that commits no build output (git ignores what every site
+    build writes): check passes, publish makes the archives again byte for byte and leaves
+    the committed tree as it was published."""
+    ignore = pub / ".gitignore"
+    ignore.write_text(ignore.read_text("utf-8") + "".join(f"/{f}/\n" for f in BUILT), "utf-8")
+    git(pub, "rm", "-r", "-q", "--cached", *BUILT[1:])
+    git_commit_all(pub, "build outputs are not committed")
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", str(pub), str(clone)], check=True)
+    shutil.copytree(pub / ".private", clone / ".private")
+    assert not (clone / "site_src" / ARCHIVE).exists()
+    manifest = (clone / MANIFEST).read_bytes()
+    checked = CliRunner().invoke(main, ["--root", str(clone), "check", "vol-002"])
+    assert checked.exit_code == 0, checked.output
+    args = ["--root", str(clone), "publish", *VOLUMES, "--signing-key", str(keys["maintainer"])]
+    with pytest.MonkeyPatch.context() as patch:
+        stand_in_pdfs(patch)
+        published = CliRunner().invoke(main, args)
+    assert published.exit_code == 0, published.output
+    assert (clone / "site_src" / ARCHIVE).read_bytes() == (pub / "site" / ARCHIVE).read_bytes()
+    assert (clone / MANIFEST).read_bytes() == manifest
+    assert git(clone, "status", "--porcelain") == ""
+    assert verify(clone, *trusted(keys)).exit_code == 0
 
 
 def test_a_clean_clone_verifies_and_checks_the_bundles_against_bundles(

@@ -6,6 +6,7 @@ import gzip
 import io
 import shutil
 import tarfile
+import zlib
 from pathlib import Path
 
 import pytest
@@ -131,4 +132,60 @@ def test_a_changed_bundle_is_the_root_cause_not_also_its_archive(copy: Path) -> 
     assert alone == [
         f"{DOWNLOADS}/{archive.archive_name('vol-002')}: does not hold exactly the public "
         "bundles of vol-002 (names, bytes and fixed metadata)"
+    ]
+
+
+def _sums_line(root: Path, name: str, digest: str | None) -> None:
+    """Rewrite (or, with None, drop) the SHA256SUMS line of download ``name``."""
+    sums = root / DOWNLOADS / "SHA256SUMS"
+    lines = []
+    for line in sums.read_text("utf-8").splitlines():
+        if not line.endswith(f"  {name}"):
+            lines.append(line)
+        elif digest is not None:
+            lines.append(f"{digest}  {name}")
+    sums.write_text("".join(f"{line}\n" for line in lines), "utf-8")
+
+
+def test_a_root_without_built_archives_checks_their_sums_lines(
+    copy: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A clean clone holds no archive: each SHA256SUMS line is checked against the
+    archive compressed again; under another zlib, against the registered archive whose
+    tar the bundles give (a note, not a finding); a line naming other bytes is named."""
+    shutil.rmtree(copy / DOWNLOADS / archive.FOLDER)
+    view, found = _findings(copy)
+    assert (found, view.notes) == ([], [])
+    monkeypatch.setattr(archive, "compress", lambda tar: gzip.compress(tar, 1, mtime=0))
+    monkeypatch.setattr(archive, "zlib_version", lambda: "1.3.1.zlib-ng")
+    view, found = _findings(copy)
+    assert found == []
+    name = archive.archive_name("vol-002")
+    assert (
+        f"{DOWNLOADS}/{name} is not built here and zlib 1.3.1.zlib-ng compresses differently "
+        f"from the publisher's {zlib.ZLIB_RUNTIME_VERSION}: its SHA256SUMS line was checked "
+        "through the tar the download registry records"
+    ) in view.notes
+    assert len(view.notes) == 2
+    _sums_line(copy, name, "0" * 64)
+    _sums_line(copy, archive.archive_name("vol-001"), None)
+    assert _findings(copy)[1] == [
+        f"{DOWNLOADS}/SHA256SUMS: lists no {archive.archive_name('vol-001')}: every published "
+        "volume has one",
+        f"{DOWNLOADS}/{name}: is not built here, and the public bundles of vol-002 compressed "
+        "with zlib 1.3.1.zlib-ng do not give the archive SHA256SUMS lists, nor does the "
+        "download registry record that archive with the bundles' tar",
+    ]
+
+
+def test_a_root_without_built_archives_names_changed_bundles(copy: Path) -> None:
+    shutil.rmtree(copy / DOWNLOADS / archive.FOLDER)
+    volume_file = copy / "bundles/vol-001/volume.yaml"
+    volume_file.write_bytes(volume_file.read_bytes() + b"# planted\n")
+    found = _findings(copy)[1]
+    assert found == [
+        f"{DOWNLOADS}/{archive.archive_name('vol-001')}: is not built here, and the public "
+        f"bundles of vol-001 compressed with zlib {zlib.ZLIB_RUNTIME_VERSION} do not give the "
+        "archive SHA256SUMS lists, nor does the download registry record that archive with "
+        "the bundles' tar",
     ]

@@ -36,10 +36,14 @@ GITIGNORE = """\
 # The private store: held-out texts, held-out responses and the bank secret. Never
 # commit it (keep a backup elsewhere: without it the commitments cannot be opened).
 /.private/
-# Built by `probepress site`; the theme files it writes come from the tool itself.
+# Built by `probepress site`; the theme files it writes come from the tool itself, the
+# bundles' copies and archives from bundles/ (figures/downloads.json records the bytes
+# each archive was published as).
 /site/
 /site_src/overrides/
 /site_src/assets/
+/site_src/downloads/bundles/
+/site_src/downloads/archives/
 # probepress's writer lock and temporary files.
 .probepress-*
 # Tool folders.

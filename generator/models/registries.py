@@ -1,7 +1,8 @@
 """The append-only registries under ``figures/``: every frozen file ever published
 (``fingerprints.json``) and every public bank download ever published
 (``downloads.json``). An entry is added once and never changed: published bytes never
-change, an erratum is a new file."""
+change, an erratum is a new file. (A bundle archive's entry records which compressed
+bytes its content was published as: it changes only with that content.)"""
 
 from __future__ import annotations
 
@@ -73,6 +74,24 @@ class RegisteredLedger(Part):
     ledger lines dated up to its own, so a line appended later must be dated after this."""
 
 
+class RegisteredArchive(Part):
+    """A volume's bundle archive (``downloads/archives/<volume>_bundles.tar.gz``) as last
+    published. The archive is built from ``bundles/`` by every site build and never
+    committed; deflate output depends on the zlib, so this records which compressed bytes
+    the tar was published as, and ``site`` refuses to publish the same tar as other bytes.
+    """
+
+    sha256: Sha256
+    """SHA-256 of the ``.tar.gz`` as published: what ``SHA256SUMS`` and the site manifest
+    list, so it proves the very file a reader downloaded."""
+    tar_sha256: Sha256
+    """SHA-256 of the uncompressed tar inside: the public bundles with fixed metadata,
+    which ``generator.site.archive`` alone fixes, whatever zlib compressed them."""
+    zlib: Annotated[str, StringConstraints(pattern=r"^[0-9A-Za-z.+_-]{1,40}$")]
+    """The zlib that compressed it (``zlib.ZLIB_RUNTIME_VERSION``, e.g. ``1.2.13`` or
+    ``1.3.1.zlib-ng``): the one that rebuilds the same bytes."""
+
+
 class DownloadRegistry(Record):
     """``figures/downloads.json``: every public bank download the site ever published.
 
@@ -88,3 +107,9 @@ class DownloadRegistry(Record):
     )
     """Root-relative path of each append-only ledger (``bank/status.jsonl``,
     ``bank/disagreements.jsonl``) -> its published lines (absent before it is published)."""
+    archives: dict[RootPath, RegisteredArchive] = Field(
+        default={}, json_schema_extra=KEYS_ONLY_AS_PATTERNED
+    )
+    """Root-relative path of each published volume's bundle archive
+    (``site_src/downloads/archives/<volume>_bundles.tar.gz``) -> the bytes it was published
+    as (absent before the first)."""

@@ -21,7 +21,17 @@ from generator import bank_downloads, canary, confine, release
 from generator.canonical import write_bytes, write_text
 from generator.errors import CheckFailed, InputError
 from generator.progress import Progress, silent
-from generator.site import dictionary, downloads, jury, lint, listings, mkdocs_run, results, reuse
+from generator.site import (
+    archive,
+    dictionary,
+    downloads,
+    jury,
+    lint,
+    listings,
+    mkdocs_run,
+    results,
+    reuse,
+)
 from generator.site.published import Publication, load_publication
 from generator.store.bank import Bank, load_bank
 from generator.store.jsonl import Bounds, Problems
@@ -157,8 +167,21 @@ def _refuse_bank_changes(layout: Layout, files: list[downloads.Download]) -> Non
     planned = {f"{DOWNLOADS}/{f.name}": f.data for f in files if f.group == "bank"}
     problems = bank_downloads.refused_changes(layout, planned)
     problems += bank_downloads.ledger_problems(layout)
+    problems += archive.refusals(
+        downloads.archives(files), bank_downloads.registered_archives(layout)
+    )
     if problems:
-        raise CheckFailed("published bank downloads would change; nothing was written:", problems)
+        raise CheckFailed("published downloads would change; nothing was written:", problems)
+
+
+def _register_archives(
+    layout: Layout, files: list[downloads.Download], drafts: tuple[str, ...]
+) -> None:
+    """Record the published (not draft) volumes' archives as this build made them."""
+    shown = {archive.archive_name(v) for v in drafts}
+    planned = [p for p in downloads.archives(files) if p.name not in shown]
+    known = bank_downloads.registered_archives(layout)
+    bank_downloads.register_archives(layout, archive.records(planned, known))
 
 
 @dataclass(frozen=True)
@@ -224,6 +247,7 @@ def generate(
     )
     published = [v.volume.publication_date for v in pub.volumes if v.id not in drafts]
     bank_downloads.register_ledgers(layout, max(published, default=None))
+    _register_archives(layout, files, drafts)
     return Generated(pub, len(pages), len(files), written, removed)
 
 

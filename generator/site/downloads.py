@@ -10,9 +10,10 @@ public key), which are listed but otherwise left alone. The site manifest, writt
 site is built and covering this folder, is the one file SHA256SUMS does not list. Every copy
 is named by ``generator.release.site_path``, the plan ``verify`` reads a site back with.
 
-The bundles' copies (``bundles/``, ``release.COPIED_AT_BUILD``) are written here by every
-build from ``bundles/``, which alone is committed: the folder is git-ignored and left out
-of the site manifest, which covers the built site's copies instead.
+The bundles' copies (``bundles/``, ``release.COPIED_AT_BUILD``) and each volume's bundle
+archive (``archives/``, ``release.MADE_AT_BUILD``) are written here by every build from
+``bundles/``, which alone is committed: both folders are git-ignored and left out of the
+site manifest, which covers the built site's copies instead.
 """
 
 from __future__ import annotations
@@ -22,14 +23,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator import release
-from generator.bank_downloads import public_jsonl, public_jsonl_name
+from generator.bank_downloads import public_jsonl, public_jsonl_name, registered_archives
 from generator.errors import InputError, Problem
 from generator.hashing import sha256_bytes
 from generator.schema import schemas
 from generator.site import archive, tidy
 from generator.site.published import Publication
 from generator.store.bank import Bank
-from generator.store.paths import BANK, BUNDLES, MANIFEST_FILE, SUMS_FILE
+from generator.store.paths import BANK, BUNDLES, DOWNLOADS, MANIFEST_FILE, SUMS_FILE
 from generator.store.volume import VolumeData
 
 OWN = {SUMS_FILE, "index.md", "changelog.md", "dictionary.md"}
@@ -53,7 +54,9 @@ class Download:
     """Section of the downloads page: ``bank``, ``sources``, ``registries``, ``schemas``,
     ``bundles``, ``leaderboards``, ``archives``. Only ``bank`` files are registered as never
     changing: ``sources`` (the bank folder as figures cite it) grows with every bank
-    version."""
+    version; ``archives`` are registered with the tar inside (``generator.site.archive``)."""
+    tar_sha256: str | None = None
+    """For an archive: SHA-256 of the tar inside."""
 
     @property
     def sha256(self) -> str:
@@ -119,14 +122,19 @@ def plan(
 def _per_volume(pub: Publication) -> list[Download]:
     """Each published volume's public bundles, their archive and its tidy leaderboard."""
     out = []
+    published = registered_archives(pub.layout)
     for pv in pub.volumes:
         bundles = [
             Download(release.download_name(f"{BUNDLES}/{rel}"), path.read_bytes(), "bundles")
             for rel, path in _bundle_files(pub.layout.root, pv.id)
         ]
         out += bundles
-        members = [(f.name, f.data) for f in bundles]
-        out.append(Download(archive.archive_name(pv.id), archive.archive(members), "archives"))
+        name = archive.archive_name(pv.id)
+        kept = pub.layout.downloads_dir / name
+        built = archive.build(
+            [(f.name, f.data) for f in bundles], published.get(f"{DOWNLOADS}/{name}"), kept
+        )
+        out.append(Download(name, built.data, "archives", built.tar_sha256))
         boards = tidy.downloads_of(pv.volume, pv.figures)
         out += [Download(name, data, "leaderboards") for name, data in boards.items()]
     return out
@@ -166,6 +174,15 @@ def _others(folder: Path, planned: set[str]) -> list[Download]:
         ):
             out.append(Download(name, path.read_bytes(), "other"))
     return out
+
+
+def archives(files: list[Download]) -> list[archive.Planned]:
+    """The planned archives, as ``generator.site.archive`` checks and registers them."""
+    return [
+        archive.Planned(f.name, f.sha256, f.tar_sha256)
+        for f in files
+        if f.group == "archives" and f.tar_sha256 is not None
+    ]
 
 
 def sha256sums(files: list[Download]) -> bytes:

@@ -48,6 +48,9 @@ GENERATED_FOLDERS = (VOLUMES_FOLDER, DOWNLOADS_FOLDER)
 VOLUMES = f"{SITE_SRC}/{VOLUMES_FOLDER}"
 DOWNLOADS = f"{SITE_SRC}/{DOWNLOADS_FOLDER}"
 SCHEMAS = f"{DOWNLOADS}/schemas"
+ARCHIVES_FOLDER = "archives"
+"""Folder of the downloads holding each volume's bundle archive, which every site build
+makes from ``bundles/`` (never committed)."""
 FIGURES_REGISTRY = f"{FIGURES}/figures.json"
 """The figures registry: every published number, by figure id."""
 FINGERPRINT_REGISTRY = f"{FIGURES}/fingerprints.json"

@@ -12,6 +12,7 @@ import pytest
 from generator import bank_downloads, fingerprints
 from generator.canonical import dumps
 from generator.errors import InputError
+from generator.models.registries import RegisteredArchive
 from generator.store import Layout
 
 REPO = Path(__file__).resolve().parents[2]
@@ -91,3 +92,42 @@ def test_a_missing_registry_is_empty(tmp_path: Path) -> None:
     layout = Layout.at(tmp_path, tmp_path / ".private", cache=False)
     assert fingerprints.load_frozen(layout) == {}
     assert bank_downloads.registered(layout) == {}
+
+
+ARCHIVE = "site_src/downloads/archives/vol-009_bundles.tar.gz"
+"""A volume the example has not published."""
+
+
+def test_archive_records_survive_every_other_registration(layout: Layout) -> None:
+    """Registering bank downloads or ledgers keeps the archives' records, and an archive's
+    record is replaced (it changes with its bundles), never duplicated."""
+    before = bank_downloads.registered_archives(layout)
+    first = RegisteredArchive(sha256="a" * 64, tar_sha256="b" * 64, zlib="1.2.13")
+    assert bank_downloads.register_archives(layout, {ARCHIVE: first}) is True
+    assert bank_downloads.register_archives(layout, {ARCHIVE: first}) is False
+    bank_downloads.register(layout, bank_downloads.registered(layout))
+    bank_downloads.register_ledgers(layout, None)
+    assert bank_downloads.registered_archives(layout) == {**before, ARCHIVE: first}
+    second = first.model_copy(update={"sha256": "c" * 64, "zlib": "1.3.1.zlib-ng"})
+    bank_downloads.register_archives(layout, {ARCHIVE: second})
+    assert bank_downloads.registered_archives(layout) == {**before, ARCHIVE: second}
+    data = json.loads((layout.root / "figures" / "downloads.json").read_text("utf-8"))
+    assert data["archives"][ARCHIVE] == second.model_dump(mode="json")
+    assert list(data["archives"]) == sorted(data["archives"])
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        {"sha256": "a" * 64, "tar_sha256": "b" * 64, "zlib": "1.2.13; rm -rf"},
+        {"sha256": "a" * 64, "tar_sha256": "not-a-digest", "zlib": "1.2.13"},
+        {"sha256": "a" * 64, "zlib": "1.2.13"},
+    ],
+)
+def test_a_bad_archive_entry_is_refused(layout: Layout, entry: dict[str, str]) -> None:
+    data = json.loads((layout.root / "figures" / "downloads.json").read_text("utf-8"))
+    _write(layout, "downloads.json", {**data, "archives": {ARCHIVE: entry}})
+    with pytest.raises(InputError) as caught:
+        bank_downloads.registered_archives(layout)
+    [problem] = caught.value.problems
+    assert (problem.path, problem.rule) == ("figures/downloads.json", "schema")

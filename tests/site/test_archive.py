@@ -4,23 +4,31 @@ from __future__ import annotations
 
 import gzip
 import io
+import os
+import shutil
+import subprocess
+import sys
 import tarfile
+import zlib
 from pathlib import Path
 
 import pytest
 
-from generator.errors import InputError
+from generator.bank_downloads import registered_archives
+from generator.errors import CheckFailed, InputError
 from generator.gates.base import GateContext
 from generator.gates.holdout import ignored, secrets
+from generator.hashing import sha256_bytes
 from generator.leaks import LeakIndex
 from generator.leaks.scan import scan_text
 from generator.site import _bank as read_bank
-from generator.site import archive, downloads
+from generator.site import archive, downloads, generate
 from generator.site.published import load_publication
 from generator.store import Layout
 from generator.store.jsonl import Problems
 from generator.store.volume import load_volume
-from tests.site.downstream import generated_root
+from tests.conftest import tree_state
+from tests.site.downstream import generated_root, writable_copy
 
 VOLUMES = ("vol-001", "vol-002")
 
@@ -140,3 +148,131 @@ def test_reading_an_archive_is_bounded() -> None:
     with pytest.raises(InputError) as junk:
         archive.read_tar(b"not gzip at all", "a.tar.gz", 4096)
     assert junk.value.problems[0].rule == "not-gzip"
+
+
+def _other_zlib(patch: pytest.MonkeyPatch, version: str = "1.3.1.zlib-ng") -> None:
+    """Stand in for a Python linked against another zlib: the same tar, other deflate
+    bytes (level 1 instead of 9), and another version string."""
+    patch.setattr(archive, "compress", lambda tar: gzip.compress(tar, 1, mtime=0))
+    patch.setattr(archive, "zlib_version", lambda: version)
+
+
+@pytest.fixture
+def site_root(gen: Path, tmp_path: Path) -> Layout:
+    return writable_copy(gen, tmp_path / "root")
+
+
+def _archives(layout: Layout) -> dict[str, bytes]:
+    return {v: (layout.downloads_dir / archive.archive_name(v)).read_bytes() for v in VOLUMES}
+
+
+def test_the_registry_records_each_archive_with_its_tar_and_zlib(gen: Path) -> None:
+    layout = _layout(gen)
+    known = registered_archives(layout)
+    for volume, data in _archives(layout).items():
+        entry = known[f"site_src/downloads/{archive.archive_name(volume)}"]
+        assert entry.sha256 == sha256_bytes(data)
+        assert entry.tar_sha256 == sha256_bytes(gzip.decompress(data))
+        assert entry.zlib == zlib.ZLIB_RUNTIME_VERSION
+
+
+def test_another_zlib_is_refused_unless_the_published_bytes_are_there(
+    site_root: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A clean clone (no archives) built under another zlib would publish other bytes
+    under the published names: refused, naming both zlibs, nothing written. With the
+    published archives put back in the downloads folder, the build publishes them again."""
+    layout = site_root
+    published = _archives(layout)
+    here = zlib.ZLIB_RUNTIME_VERSION
+    shutil.rmtree(layout.downloads_dir / archive.FOLDER)
+    before = tree_state(layout.root)
+    _other_zlib(monkeypatch)
+    with pytest.raises(CheckFailed) as refused:
+        generate(layout)
+    assert tree_state(layout.root) == before
+    problems = refused.value.problems
+    assert [p.path for p in problems] == [
+        f"site_src/downloads/{archive.archive_name(v)}" for v in VOLUMES
+    ]
+    assert {p.rule for p in problems} == {"archive-recompressed"}
+    shown = str(problems[0])
+    assert "this Python's zlib 1.3.1.zlib-ng compresses the unchanged bundles" in shown
+    assert f"compressed with zlib {here})" in shown
+    assert f"build the site with a Python whose zlib is {here}" in shown
+    assert "the published site's downloads/archives/vol-001_bundles.tar.gz" in shown
+    registry = layout.download_registry.read_bytes()
+    sums = (layout.downloads_dir / "SHA256SUMS").read_bytes()
+    (layout.downloads_dir / archive.FOLDER).mkdir()
+    for volume, data in published.items():
+        (layout.downloads_dir / archive.archive_name(volume)).write_bytes(data)
+    generate(layout)
+    assert _archives(layout) == published
+    assert (layout.downloads_dir / "SHA256SUMS").read_bytes() == sums
+    assert layout.download_registry.read_bytes() == registry
+
+
+def test_a_kept_file_that_is_not_the_published_archive_is_not_published(
+    site_root: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    layout = site_root
+    path = layout.downloads_dir / archive.archive_name("vol-002")
+    path.write_bytes(gzip.compress(gzip.decompress(path.read_bytes()), 5, mtime=0))
+    _other_zlib(monkeypatch)
+    with pytest.raises(CheckFailed) as refused:
+        generate(layout)
+    assert [p.path for p in refused.value.problems] == [
+        f"site_src/downloads/{archive.archive_name('vol-002')}"
+    ]
+
+
+def test_changed_bundles_give_a_new_archive_recorded_with_this_zlib(
+    site_root: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The archive changes with its content (the gates, not the archive, decide whether a
+    bundle may change): its entry is replaced, the other volume's is kept."""
+    layout = site_root
+    before = registered_archives(layout)
+    volume_file = layout.root / "bundles/vol-002/volume.yaml"
+    volume_file.write_bytes(volume_file.read_bytes() + b"# a comment added\n")
+    _other_zlib(monkeypatch, "2.0.0-test")
+    generate(layout)
+    after = registered_archives(layout)
+    first, second = (f"site_src/downloads/{archive.archive_name(v)}" for v in VOLUMES)
+    assert after[first] == before[first]
+    assert after[second].zlib == "2.0.0-test"
+    data = (layout.downloads_dir / archive.archive_name("vol-002")).read_bytes()
+    assert after[second].sha256 == sha256_bytes(data)
+    assert after[second].tar_sha256 == sha256_bytes(gzip.decompress(data))
+    assert after[second].tar_sha256 != before[second].tar_sha256
+
+
+BUILD_ARCHIVES = """
+import os, sys
+from generator.site import generate
+from generator.store import Layout
+root = sys.argv[1]
+generate(Layout.at(root, os.path.join(root, ".private")))
+"""
+
+
+def test_another_machine_builds_the_same_bytes(gen: Path, tmp_path: Path) -> None:
+    """A build in another process, with another time zone, umask, locale and working
+    folder, from bundle files with other modification times and modes, writes the same
+    archives byte for byte."""
+    layout = writable_copy(gen, tmp_path / "other")
+    shutil.rmtree(layout.downloads_dir / archive.FOLDER)
+    for path in (layout.root / "bundles").rglob("*"):
+        if path.is_file():
+            path.chmod(0o600)
+            os.utime(path, (1_234_567_890, 1_234_567_890))
+    env = {**os.environ, "TZ": "Pacific/Chatham", "LC_ALL": "C", "SOURCE_DATE_EPOCH": "1"}
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2])
+    command = 'umask 077 && exec "$0" -c "$1" "$2"'
+    subprocess.run(
+        ["sh", "-c", command, sys.executable, BUILD_ARCHIVES, str(layout.root)],
+        cwd=tmp_path,
+        env=env,
+        check=True,
+    )
+    assert _archives(layout) == _archives(_layout(gen))
