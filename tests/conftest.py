@@ -103,7 +103,6 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "probepress"))
 # workers busy to the end. A module missing from the list only runs later.
 SLOWEST_FIRST = (
     "tests/test_publish.py",
-    "tests/test_imports.py",
     "tests/test_verify.py",
     "tests/gates/test_gates.py",
     "tests/render/test_golden.py",
@@ -111,6 +110,7 @@ SLOWEST_FIRST = (
     "tests/render/test_determinism.py",
     "tests/gates/test_calibration.py",
     "tests/render/test_pdf_pages.py",
+    "tests/test_imports.py",
     "tests/site/test_browser.py",
     "tests/store/test_fuzz.py",
     "tests/site/test_output.py",
