@@ -48,18 +48,23 @@ def _top_level_imports(path: Path, name: str) -> set[str]:
     return {m for m in found if m in MODULES and m != name}
 
 
-GRAPH = {name: _top_level_imports(path, name) for name, path in MODULES.items()}
+@functools.cache
+def _graph() -> dict[str, set[str]]:
+    """The package's import graph (read on first use: every xdist worker collects this
+    module, one runs it)."""
+    return {name: _top_level_imports(path, name) for name, path in MODULES.items()}
 
 
 def _cycle() -> list[str] | None:
     """One import cycle of the package, or None."""
+    graph = _graph()
     state: dict[str, int] = {}
     stack: list[str] = []
 
     def visit(node: str) -> list[str] | None:
         state[node] = 1
         stack.append(node)
-        for nxt in sorted(GRAPH[node]):
+        for nxt in sorted(graph[node]):
             # A package's own __init__ importing its submodules is not a cycle with them.
             if node.startswith(f"{nxt}."):
                 continue
@@ -71,7 +76,7 @@ def _cycle() -> list[str] | None:
         state[node] = 2
         return None
 
-    for start in sorted(GRAPH):
+    for start in sorted(graph):
         if start not in state and (found := visit(start)):
             return found
     return None
@@ -85,13 +90,14 @@ def test_the_package_has_no_import_cycle() -> None:
 def test_the_cycle_finder_finds_a_cycle() -> None:
     """The check above can fail: a made-up edge closing a loop is found."""
     a, b = "generator.hashing", "generator.canonical"
-    saved = {a: set(GRAPH[a]), b: set(GRAPH[b])}
-    GRAPH[a].add(b)
-    GRAPH[b].add(a)
+    graph = _graph()
+    saved = {a: set(graph[a]), b: set(graph[b])}
+    graph[a].add(b)
+    graph[b].add(a)
     try:
         assert _cycle() is not None
     finally:
-        GRAPH.update(saved)
+        graph.update(saved)
 
 
 # Run in a fresh interpreter: the third-party libraries the package uses are imported once
