@@ -294,13 +294,15 @@ def test_a_failing_gate_writes_nothing(example_src: Path, tmp_path: Path, cli: C
 def test_draft_from_a_dirty_tree_is_watermarked(
     example_src: Path, tmp_path: Path, cli: CliRun, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """vol-001's leaderboard PDF is rendered by WeasyPrint and watermarked on every page.
-    The other PDFs are stand-ins, which carry the DRAFT mark only when publish asked for a
-    draft PDF: so vol-002's leaderboard is proven a draft job too, without paying for its
-    27 pages (how a draft job is rendered does not depend on its volume)."""
+    """One PDF, vol-001's smallest jury card (4 pages), is rendered by WeasyPrint and
+    watermarked on every page: every page and PDF shares base.html and the PDF style
+    sheet that print DRAFT, whatever the page. The other PDFs are stand-ins, which carry
+    the DRAFT mark only when publish asked for a draft PDF: so both leaderboards are proven
+    draft jobs too, without paying for their 15 and 27 pages (how a draft job is rendered
+    does not depend on its page or volume)."""
     root = publication_root(example_src, tmp_path / "fresh")
     (root / "NOTES.txt").write_text("work in progress\n", "utf-8")
-    real = "site_src/volumes/vol-001/leaderboard.pdf"
+    real = "site_src/volumes/vol-001/jury/baseline-always-refuse.pdf"
     stand_in_pdfs(monkeypatch, rendered=lambda path: path.endswith(real))
     result = cli("publish", *VOLUMES, "--allow-dirty", root_dir=root)
     assert result.exit_code == 0, result.stderr
@@ -313,12 +315,16 @@ def test_draft_from_a_dirty_tree_is_watermarked(
         assert release["draft"] is True
         assert release["gates"]["publishing"]["passed"] is False
         assert "DRAFT" in (folder / "leaderboard.html").read_text("utf-8")
-        pdf = PdfReader(folder / "leaderboard.pdf")
+        assert "DRAFT" in (folder / "jury" / "baseline-always-refuse.html").read_text("utf-8")
+    pdfs = sorted((root / "site_src" / "volumes").rglob("*.pdf"))
+    assert len(pdfs) == 20
+    for path in pdfs:
+        pdf = PdfReader(path)
         producer = str(pdf.metadata.producer if pdf.metadata else None)
-        assert ("WeasyPrint" in producer) == (vol == "vol-001"), producer
+        assert ("WeasyPrint" in producer) == (path == root / real), (path, producer)
         assert pdf.pages
         for page in pdf.pages:
-            assert "DRAFT" in page.extract_text()
+            assert "DRAFT" in page.extract_text(), path
     assert len(PdfReader(root / real).pages) > 1  # every page of a real multi-page PDF
 
 

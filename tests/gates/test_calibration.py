@@ -102,14 +102,13 @@ def test_must_not_agreement_below_the_humans_fails_the_agreement_gate(
 ) -> None:
     units = _rubric_set(root)
     write_units(root, _humans_on_must_not(units, judge_wrong=2), VOL2)
-    _expect(
+    report = _expect(
         cli,
         root,
         {"agreement"},
         f"judge {GRADER} on must-not units: mean Cohen's κ with each human = ",
         VOL2,
     )
-    report = _check(cli, VOL2)
     (message,) = _messages(report, "agreement")  # the must-not rule only
     assert "is below the humans' mean Cohen's κ with each other = " in message
 
@@ -154,8 +153,7 @@ def test_sample_design_findings(cli: CliRun, root: Path) -> None:
     units[2]["grades"].append({"rater": "someone-else", "label": "pass"})
     write_units(root, [*units, units[3]])
     declare(root, draws=500, candidates=8, oversample={"min_share": "0.5"})
-    _expect(cli, root, {"agreement"}, f"{CAL}:1: ")
-    found = _messages(_check(cli), "agreement")
+    found = _messages(_expect(cli, root, {"agreement"}, f"{CAL}:1: "), "agreement")
     expected = [
         f"{CAL}:1: ",  # one human only
         "1 declared human; every unit is graded independently by at least two",

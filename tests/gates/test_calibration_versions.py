@@ -15,7 +15,7 @@ from generator.calibration.agreement import consensus
 from tests.calibration.factory import HUMANS, VOL2, write_units
 from tests.conftest import CliRun
 from tests.gates.test_calibration import GRADER, _humans_on_must_not, _notes, _rubric_set
-from tests.gates.test_gates import _check, _expect, _messages
+from tests.gates.test_gates import _expect, _messages
 
 CAL = f"bundles/{VOL2}/calibration.jsonl"
 
@@ -82,7 +82,7 @@ def test_a_version_whose_units_break_the_rule_fails_though_the_pool_passes(
     newer = _kappa([u for u in pass_fail if u["item"] in new])
     assert pooled >= 0.6 > newer  # pooled, the judge would be accepted
     v12 = sum(u["item"] in new for u in units)
-    _expect(
+    report = _expect(
         cli,
         root,
         {"agreement"},
@@ -90,7 +90,6 @@ def test_a_version_whose_units_break_the_rule_fails_though_the_pool_passes(
         f"pass-fail units: Cohen's κ against the human consensus = {newer:.4f} (95% CI ",
         VOL2,
     )
-    report = _check(cli, VOL2)
     (message,) = _messages(report, "agreement")  # v1 and v1.1 are not refused
     assert "is below the pre-registered 0.6" in message
     notes = _notes(report)

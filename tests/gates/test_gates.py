@@ -57,7 +57,11 @@ def _reregister(root: Path, volume: str) -> None:
         figures.write(Layout.at(root, root / ".private"), volume)
 
 
-def _expect(cli: CliRun, root: Path, gates: set[str], message: str, volume: str = VOL) -> None:
+def _expect(
+    cli: CliRun, root: Path, gates: set[str], message: str, volume: str = VOL
+) -> dict[str, Any]:
+    """Re-register, commit and check; exactly ``gates`` fail, one with ``message``.
+    Returns the report (for tests that read more of it: checking again gives the same)."""
     _reregister(root, volume)
     git_commit_all(root, "mutated example")
     report = _check(cli, volume)
@@ -65,6 +69,7 @@ def _expect(cli: CliRun, root: Path, gates: set[str], message: str, volume: str 
     assert _failed(report) == gates, _failed(report)
     found = [m for g in gates for m in _messages(report, g)]
     assert any(message in m for m in found), found
+    return report
 
 
 @pytest.mark.parametrize("volume", ["vol-001", "vol-002"])

@@ -16,8 +16,6 @@ from pathlib import Path
 
 import pytest
 
-from generator import figures
-from generator.store import Layout
 from tests.factories import shared
 
 VOLUMES = ("vol-001", "vol-002")
@@ -33,23 +31,35 @@ def copy_root(src: Path, dest: Path) -> Path:
     return dest
 
 
-def run_render(root: Path, env: dict[str, str], cwd: Path, *volumes: str) -> None:
+REPO = Path(__file__).resolve().parents[2]
+
+
+def run_render(
+    root: Path, env: dict[str, str], cwd: Path, *volumes: str, real: tuple[str, ...] | None = None
+) -> None:
     """``probepress --root ROOT render VOLUME`` for each volume, in one subprocess with
-    ``env`` and its umask (one interpreter for all volumes keeps the suite fast)."""
+    ``env`` and its umask (one interpreter for all volumes keeps the suite fast). With
+    ``real``, only the PDFs whose root-relative paths it names are rendered by WeasyPrint,
+    the others are stand-ins (``tests.factories.stand_in_pdfs``)."""
     umask = env.get("UMASK", "022")
     full = {
         **{k: v for k, v in os.environ.items() if not k.startswith(("LC_", "LANG", "TZ"))},
         **{k: v for k, v in env.items() if k != "UMASK"},
         "PYTHONHASHSEED": "random",
+        "PYTHONPATH": os.pathsep.join([str(REPO), *filter(None, [os.environ.get("PYTHONPATH")])]),
     }
     script = (
         f"import os, sys; os.umask(0o{umask}); "
         "from generator.cli import main; "
+        "real = tuple(sys.argv[2].split(',')) if sys.argv[2] else None; "
+        "from tests.factories import stand_in_pdfs; import pytest; "
+        "patch = pytest.MonkeyPatch(); "
+        "real is None or stand_in_pdfs(patch, rendered=lambda p: p.endswith(real)); "
         "[main(['--root', sys.argv[1], 'render', v], standalone_mode=False) "
-        "for v in sys.argv[2:]]"
+        "for v in sys.argv[3:]]"
     )
     done = subprocess.run(
-        [sys.executable, "-c", script, str(root), *volumes],
+        [sys.executable, "-c", script, str(root), ",".join(real or ()), *volumes],
         cwd=cwd,
         env=full,
         capture_output=True,
@@ -58,19 +68,15 @@ def run_render(root: Path, env: dict[str, str], cwd: Path, *volumes: str) -> Non
         timeout=600,
     )
     assert done.returncode == 0, done.stderr
+    assert real is None or not [p for p in real if not (root / p).is_file()], real
 
 
 @pytest.fixture(scope="session")
-def figured_src(example_src: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The example with both volumes' figures computed (read-only use)."""
-
-    def build(root: Path) -> None:
-        copy_root(example_src, root)
-        layout = Layout.at(root, root / ".private")
-        for volume in VOLUMES:
-            figures.write(layout, volume)
-
-    return shared(tmp_path_factory, "render-figured", build)
+def figured_src(example_src: Path) -> Path:
+    """The example with both volumes' figures computed (read-only use): the example as
+    ``example_src`` builds it, which computes every volume's figures (computing them again
+    on a copy wrote nothing, as they had not changed)."""
+    return example_src
 
 
 @pytest.fixture(scope="session")
