@@ -5,12 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 
 from generator.canonical import dumps, write_text
-from generator.importing.formats import IMPORT_FORMATS
 from generator.models import FORMATS
 
 
 def schemas() -> dict[str, str]:
     """File name -> canonical JSON text of each format's schema."""
+    # The import formats bring the importers and calibration's statistics (NumPy, SciPy):
+    # imported when schemas are written, not by every module that can write them.
+    from generator.importing.formats import IMPORT_FORMATS
+
     out = {}
     for stem, model in {**FORMATS, **IMPORT_FORMATS}.items():
         schema = model.model_json_schema(mode="validation")

@@ -495,3 +495,49 @@ def test_a_site_is_named_by_its_own_paths_with_a_readers_fix(
     assert sealed.startswith(f"downloads/{VERDICTS}: ")
     assert "fetch it again from the publisher" in sealed
     assert "runner's output" not in bad.stderr  # a maintainer's fix, not a reader's
+
+
+_VERIFY_IN_A_PROCESS = """
+import json, sys
+site, forbidden = sys.argv[1], sys.argv[2].split(",")
+import generator.cli, generator.verify
+before = {m.partition(".")[0] for m in sys.modules}
+sys.argv = ["probepress", "verify", site]
+try:
+    generator.cli.main()
+except SystemExit as exc:
+    code = exc.code
+after = set(sys.modules)
+print(json.dumps({
+    "code": code,
+    "before": sorted(before & {"numpy", "scipy"}),
+    "after": sorted(m for m in after if m.partition(".")[0] in forbidden or m in forbidden),
+}))
+"""
+NOT_FOR_VERIFY = ("jinja2", "weasyprint", "pypdf", "mkdocs", "material", "pandas", "irrCAC")
+"""Renderers, the site builder and the agreement gate's libraries: verify needs none."""
+
+
+def test_verify_imports_no_renderer_and_loads_statistics_only_to_recompute(
+    signed: Path,
+) -> None:
+    """In a fresh process (as a reader runs it): importing the CLI and verify loads no
+    NumPy or SciPy (only the recomputation does), and a whole verify of a built site
+    loads no renderer, site builder or agreement library, nor scipy.stats."""
+    import subprocess
+    import sys
+
+    forbidden = ",".join((*NOT_FOR_VERIFY, "scipy.stats", "scipy.optimize"))
+    done = subprocess.run(
+        [sys.executable, "-c", _VERIFY_IN_A_PROCESS, str(signed / "site"), forbidden],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=Path(__file__).resolve().parent.parent,
+        timeout=1800,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    found = json.loads(done.stdout.strip().splitlines()[-1])
+    assert found["code"] == 3, done.stderr[-2000:]  # intact and recomputed, no trust given
+    assert found["before"] == []
+    assert found["after"] == []
