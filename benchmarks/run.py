@@ -77,7 +77,14 @@ GIT_CONFIG = (
     *("-c", "user.email=bench@localhost"),
     *("-c", "commit.gpgsign=false"),
 )
-ENV = {**os.environ, "NO_COLOR": "1", "COLUMNS": "160", "PYTHONPATH": str(REPO)}
+# Every command runs with bytecode cached, as an installed copy does: a workplace that sets
+# PYTHONDONTWRITEBYTECODE would otherwise add compiling the whole package to every time.
+ENV = {
+    **{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
+    "NO_COLOR": "1",
+    "COLUMNS": "160",
+    "PYTHONPATH": str(REPO),
+}
 SITE_FILES = ("mkdocs.yml", "site_src/assets", "site_src/overrides", "site_src/downloads/schemas")
 """What the scaled root copies from the repository to build a site, besides the
 hand-written pages (``site_src/*.md``)."""
