@@ -86,3 +86,33 @@ def lay_out_all(jobs: list[PdfJob]) -> dict[str, list[PageLayout]]:
         ) as pool,
     ):
         return dict(zip([j.path for j in jobs], pool.map(lay_out, jobs), strict=True))
+
+
+def table_columns(job: PdfJob) -> tuple[float, list[tuple[str, float, list[float]]]]:
+    """Lay ``job`` out (in a prepared worker): the first page's content width, and each
+    table's class, width and column widths, in document order (once per table)."""
+    ready = prepare(job)
+    document = ready.document.render(stylesheets=ready.stylesheets, font_config=ready.fonts)
+    page = document.pages[0]._page_box
+    tables, seen = [], set()
+    for laid in document.pages:
+        for box in _walk(laid._page_box):
+            element = getattr(box, "element", None)
+            if type(box).__name__ == "TableBox" and id(element) not in seen:
+                seen.add(id(element))
+                tables.append((element.get("class") or "", box.width, list(box.column_widths)))
+    return page.width, tables
+
+
+def in_worker(function: Any, job: PdfJob) -> Any:
+    """``function(job)`` in one PDF worker prepared as ``render`` prepares them."""
+    with (
+        tempfile.TemporaryDirectory(prefix="pp-layout-") as scratch,
+        ProcessPoolExecutor(
+            max_workers=1,
+            mp_context=get_context("spawn"),
+            initializer=_prepare_worker,
+            initargs=(scratch, os.getpid()),
+        ) as pool,
+    ):
+        return pool.submit(function, job).result()
