@@ -150,7 +150,7 @@ def test_a_duplicate_and_demonstration_data_in_a_real_volume_are_refused(
 def test_an_unknown_volume_is_a_usage_error(cli: CliRun, root: Path, tmp_path: Path) -> None:
     log = str(_file(tmp_path, _log()))
     assert _refused(cli, root, "vol-009", FJORD, "--from", log) == (
-        "no volume 'vol-009' under bundles/ (known: vol-001, vol-002)"
+        "no volume 'vol-009' under bundles/ (known: vol-001, vol-002, vol-003)"
     )
 
 

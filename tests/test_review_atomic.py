@@ -34,13 +34,18 @@ State = tuple[bytes | None, ...]
 
 
 @pytest.fixture(scope="module")
-def baseline(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The example's bank with one held-out item at 'reviewed', and a review file."""
+def baseline(tmp_path_factory: pytest.TempPathFactory, example_vol002_src: Path) -> Path:
+    """The example's bank as of vol-002 with one held-out item at 'reviewed', and a review
+    file; vol-001 and vol-002 are the published volumes."""
     repo = Path(__file__).resolve().parents[1]
     base = tmp_path_factory.mktemp("review-atomic") / "root"
-    shutil.copytree(repo / "bank", base / "bank")
+    shutil.copytree(example_vol002_src / "bank", base / "bank")
     (base / "figures").mkdir(parents=True)
-    shutil.copy(repo / "figures" / "fingerprints.json", base / "figures")
+    frozen = json.loads((repo / "figures" / "fingerprints.json").read_text("utf-8"))
+    frozen["files"] = {
+        k: v for k, v in frozen["files"].items() if v["volume"] in ("vol-001", "vol-002")
+    }
+    (base / "figures" / "fingerprints.json").write_text(json.dumps(frozen), "utf-8")
     for volume in ("vol-001", "vol-002"):
         (base / "bundles" / volume).mkdir(parents=True)
         shutil.copy(repo / "bundles" / volume / "volume.yaml", base / "bundles" / volume)

@@ -404,13 +404,13 @@ def test_publishing_unsigned_after_signed_is_refused(pub: Path) -> None:
 
 
 def test_a_committed_unpublished_volume_is_not_a_failure(pub: Path, keys: dict[str, Path]) -> None:
-    shutil.copytree(pub / "bundles" / "vol-002", pub / "bundles" / "vol-003")
-    volume = pub / "bundles" / "vol-003" / "volume.yaml"
-    volume.write_text(volume.read_text("utf-8").replace("vol-002", "vol-003"), "utf-8")
-    git_commit_all(pub, "vol-003, not yet published")
+    shutil.copytree(pub / "bundles" / "vol-003", pub / "bundles" / "vol-004")
+    volume = pub / "bundles" / "vol-004" / "volume.yaml"
+    volume.write_text(volume.read_text("utf-8").replace("vol-003", "vol-004"), "utf-8")
+    git_commit_all(pub, "vol-004, not yet published")
     result = verify(pub, *trusted(keys))
     assert result.exit_code == 0, result.stderr[:3000]
-    assert "vol-003: not published yet (no release.json, nothing registered)" in result.stderr
+    assert "vol-004: not published yet (no release.json, nothing registered)" in result.stderr
     assert "computed but not registered" not in result.stderr
 
 

@@ -20,10 +20,15 @@ REPO = Path(__file__).resolve().parents[2]
 
 @pytest.fixture
 def layout(tmp_path: Path) -> Layout:
-    """A root holding copies of the committed example's two registries."""
+    """A root holding copies of the committed example's two registries and the ledgers
+    they register (published lines must stay as registered)."""
     (tmp_path / "figures").mkdir()
     for name in ("fingerprints.json", "downloads.json"):
         shutil.copy2(REPO / "figures" / name, tmp_path / "figures" / name)
+    (tmp_path / "bank").mkdir()
+    for name in ("status.jsonl", "disagreements.jsonl"):
+        if (REPO / "bank" / name).is_file():
+            shutil.copy2(REPO / "bank" / name, tmp_path / "bank" / name)
     return Layout.at(tmp_path, tmp_path / ".private", cache=False)
 
 

@@ -30,7 +30,7 @@ from generator.store.volume import load_volume
 from tests.conftest import tree_state
 from tests.site.downstream import generated_root, writable_copy
 
-VOLUMES = ("vol-001", "vol-002")
+VOLUMES = ("vol-001", "vol-002", "vol-003")
 
 
 @pytest.fixture(scope="module")

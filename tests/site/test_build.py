@@ -22,7 +22,7 @@ from generator.store import Layout, load_volume
 from tests.conftest import tree_state
 from tests.site.conftest import REPO, Built
 
-VOLUMES = ("vol-001", "vol-002")
+VOLUMES = ("vol-001", "vol-002", "vol-003")
 
 
 def _layout(root: Path) -> Layout:
@@ -31,7 +31,7 @@ def _layout(root: Path) -> Layout:
 
 def test_summary_names_volumes_pages_and_build(built: Built) -> None:
     summary = built.result.summary()
-    assert summary.startswith("site: vol-001, vol-002; 9 generated pages and ")
+    assert summary.startswith("site: vol-001, vol-002, vol-003; 11 generated pages and ")
     assert "mkdocs --strict" in summary
     assert built.result.volumes == VOLUMES
 
@@ -62,8 +62,8 @@ def test_generated_pages_are_marked(built: Built) -> None:
 def test_frozen_files_are_copied_byte_for_byte(built: Built) -> None:
     registry = json.loads((built.root / "figures" / "fingerprints.json").read_text("utf-8"))
     # HTML + PDF of each leaderboard and jury card: vol-001 has 6 candidates and
-    # 2 baselines, vol-002 has 8 candidates and 2 baselines.
-    assert len(registry["files"]) == 2 * ((1 + 6 + 2) + (1 + 8 + 2))
+    # 2 baselines, vol-002 and vol-003 have 8 candidates and 2 baselines each.
+    assert len(registry["files"]) == 2 * ((1 + 6 + 2) + 2 * (1 + 8 + 2))
     for rel, entry in registry["files"].items():
         copied = built.site / Path(rel).relative_to("site_src")
         assert sha256_file(copied) == entry["sha256"], rel
@@ -80,7 +80,7 @@ def test_results_page_links_frozen_files_with_fingerprints(built: Built) -> None
 
 
 def test_jury_page_links_every_card(built: Built) -> None:
-    data = load_volume(built.layout, "vol-002", private=False)
+    data = load_volume(built.layout, "vol-003", private=False)
     page = (built.root / "site_src/volumes/vol-002/jury.md").read_text("utf-8")
     for slug in data.bundles:
         for kind in ("html", "pdf"):
@@ -103,7 +103,12 @@ def test_bank_downloads_hold_exactly_each_versions_public_items(built: Built) ->
         names.append(name)
         path = built.root / "site_src/downloads" / name
         assert path.read_bytes() == bank_downloads.public_jsonl(data.bank, version)
-    assert names == ["bank_v1_public.jsonl", "bank_v1_1_public.jsonl", "bank_v1_2_public.jsonl"]
+    assert names == [
+        "bank_v1_public.jsonl",
+        "bank_v1_1_public.jsonl",
+        "bank_v1_2_public.jsonl",
+        "bank_v1_3_public.jsonl",
+    ]
     assert set(bank_downloads.registered(built.layout)) == {
         f"site_src/downloads/{n}" for n in names
     }
@@ -267,14 +272,14 @@ def test_a_volume_with_figures_but_no_pages_is_left_out(site_copy: Path) -> None
     # site: publish renders and lists it in one transaction.
     registry = site_copy / "figures" / "fingerprints.json"
     data = json.loads(registry.read_text("utf-8"))
-    data["files"] = {k: v for k, v in data["files"].items() if v["volume"] != "vol-002"}
+    data["files"] = {k: v for k, v in data["files"].items() if v["volume"] != "vol-003"}
     registry.write_text(json.dumps(data), encoding="utf-8")
-    shutil.rmtree(site_copy / "site_src" / "volumes" / "vol-002")
+    shutil.rmtree(site_copy / "site_src" / "volumes" / "vol-003")
     for page in ("index.md", "findings.md"):  # hand-written pages link the latest volume
         (site_copy / "site_src" / page).write_text("# Page\n", "utf-8")
     done = build_site(_layout(site_copy), build=False)
-    assert done.volumes == ("vol-001",)
-    assert not (site_copy / "site_src" / "volumes" / "vol-002").exists()
+    assert done.volumes == ("vol-001", "vol-002")
+    assert not (site_copy / "site_src" / "volumes" / "vol-003").exists()
 
 
 def test_the_banner_must_match_the_data(site_copy: Path) -> None:

@@ -198,7 +198,7 @@ def test_missing_private_store(cli: CliRun, root: Path) -> None:
 def test_unknown_volume(cli: CliRun, root: Path) -> None:
     result = cli("show", "vol-404")
     assert result.exit_code == 2
-    assert "no volume 'vol-404' under bundles/ (known: vol-001, vol-002)" in result.stderr
+    assert "no volume 'vol-404' under bundles/ (known: vol-001, vol-002, vol-003)" in result.stderr
 
 
 @pytest.mark.parametrize("limit", ["max_line_bytes=0", "nonsense=3", "max_records"])
