@@ -238,8 +238,9 @@ def test_changed_bundles_give_a_new_archive_recorded_with_this_zlib(
     _other_zlib(monkeypatch, "2.0.0-test")
     generate(layout)
     after = registered_archives(layout)
-    first, second = (f"site_src/downloads/{archive.archive_name(v)}" for v in VOLUMES)
+    first, second, third = (f"site_src/downloads/{archive.archive_name(v)}" for v in VOLUMES)
     assert after[first] == before[first]
+    assert after[third] == before[third]
     assert after[second].zlib == "2.0.0-test"
     data = (layout.downloads_dir / archive.archive_name("vol-002")).read_bytes()
     assert after[second].sha256 == sha256_bytes(data)

@@ -80,7 +80,7 @@ def test_results_page_links_frozen_files_with_fingerprints(built: Built) -> None
 
 
 def test_jury_page_links_every_card(built: Built) -> None:
-    data = load_volume(built.layout, "vol-003", private=False)
+    data = load_volume(built.layout, "vol-002", private=False)
     page = (built.root / "site_src/volumes/vol-002/jury.md").read_text("utf-8")
     for slug in data.bundles:
         for kind in ("html", "pdf"):
@@ -96,7 +96,7 @@ def test_archive_lists_every_frozen_file(built: Built) -> None:
 
 
 def test_bank_downloads_hold_exactly_each_versions_public_items(built: Built) -> None:
-    data = load_volume(built.layout, "vol-002", private=False)
+    data = load_volume(built.layout, "vol-003", private=False)
     names = []
     for version in data.bank.manifest.version_ids():
         name = bank_downloads.public_jsonl_name(version)
