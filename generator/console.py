@@ -66,8 +66,9 @@ def progress(
 
     Yields a callback taking a short label for each step, counting them ("3 of 9: …")
     against ``total`` and the steps announced with ``progress.expect``. ``ticking=False``
-    redraws the bar only at each step, without rich's refresh thread, for commands that
-    fork (``generator.forked`` forks only a single-threaded process).
+    redraws the bar only at each step, without rich's refresh thread (``check`` and
+    ``audit`` use it: their steps are the gates and sections, so a ticking clock adds
+    nothing but a thread).
     """
     if not err.is_terminal:
         yield silent
