@@ -53,15 +53,22 @@ def public_jsonl(bank: Bank, version: str) -> bytes:
     return "".join(dumps_line(data) for data in dumped).encode("utf-8")
 
 
+def _registry(layout: Layout) -> DownloadRegistry | None:
+    """``figures/downloads.json`` read by its model (None before the first publication).
+
+    Raises:
+        InputError: The registry exists but cannot be read.
+    """
+    return read_registry(layout, layout.download_registry, DownloadRegistry, "download registry")
+
+
 def registered(layout: Layout) -> dict[str, str]:
     """Registered bank downloads: root-relative path -> SHA-256 (empty before the first).
 
     Raises:
         InputError: The registry exists but cannot be read.
     """
-    registry = read_registry(
-        layout, layout.download_registry, DownloadRegistry, "download registry"
-    )
+    registry = _registry(layout)
     if registry is None:
         return {}
     return {rel: registry.files[rel].sha256 for rel in sorted(registry.files)}
@@ -99,9 +106,7 @@ def registered_ledgers(layout: Layout) -> dict[str, RegisteredLedger]:
     Raises:
         InputError: The registry exists but cannot be read.
     """
-    registry = read_registry(
-        layout, layout.download_registry, DownloadRegistry, "download registry"
-    )
+    registry = _registry(layout)
     return {} if registry is None else dict(sorted(registry.ledgers.items()))
 
 
@@ -178,9 +183,7 @@ def registered_archives(layout: Layout) -> dict[str, RegisteredArchive]:
     Raises:
         InputError: The registry exists but cannot be read.
     """
-    registry = read_registry(
-        layout, layout.download_registry, DownloadRegistry, "download registry"
-    )
+    registry = _registry(layout)
     return {} if registry is None else dict(sorted(registry.archives.items()))
 
 
