@@ -118,9 +118,15 @@ def json_validator(model: type[BaseModel]) -> SchemaValidator:
     validator asks ``model`` itself for the errors it reports. The model and its JSON
     Schema are unchanged.
     """
-    validator = model.__pydantic_validator__
-    if not isinstance(validator, SchemaValidator):  # wrapped by a pydantic plugin: keep it
-        return model.__pydantic_validator__  # type: ignore[return-value]
+    if not model.__pydantic_complete__:
+        # defer_build: until the model first validates, its validator is a stand-in that
+        # has no core schema to bound; build it now (the same build it would get anyway).
+        model.model_rebuild()
+    validator: Any = model.__pydantic_validator__
+    # A pydantic plugin wraps the validator; the core one inside has the schema.
+    validator = getattr(validator, "_schema_validator", validator)
+    if not isinstance(validator, SchemaValidator):
+        raise TypeError(f"{model.__name__}: no core validator to bound ({type(validator)})")
     # A SchemaValidator pickles as (class, (core schema, core config, …)).
     schema, config = cast(tuple[Any, tuple[Any, CoreConfig]], validator.__reduce__())[1][:2]
     # Not prebuilt: a model's own validator would be reused, with its Python check. A

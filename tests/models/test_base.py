@@ -174,3 +174,21 @@ def test_an_older_pydantic_core_without_the_prebuilt_flag(monkeypatch: pytest.Mo
     newer = line.replace(b"{", b'{"schema_version":2,')
     with pytest.raises(ValidationError):
         validate(newer)
+
+
+def test_a_model_not_yet_built_still_gets_the_bounds() -> None:
+    """defer_build leaves a stand-in validator until first use; the bounds must not depend
+    on whether something in the same process validated the model before (a 60-digit
+    integer was once accepted by `show` in a fresh process)."""
+    from generator.models import base
+
+    class Fresh(base.Record):
+        count: int
+
+    assert not Fresh.__pydantic_complete__
+    validate = base.json_validator.__wrapped__(Fresh).validate_json
+    assert validate(b'{"count":3}') == Fresh(count=3)
+    with pytest.raises(ValidationError, match="less than or equal to 9223372036854775807"):
+        validate(b'{"count":%d}' % 10**59)
+    with pytest.raises(ValidationError, match="less than or equal to 1"):
+        validate(b'{"schema_version":2,"count":3}')
