@@ -18,7 +18,7 @@ from generator.hashing import sha256_file
 from generator.store.cut import cut_at
 from generator.store.paths import Layout
 from tests.factories import git_commit_all, stand_in_pdfs
-from tests.test_publish import publication_root
+from tests.test_publish import home_page_at, publication_root
 
 LATER = ("v1.1", "v1.2")
 BANK_FILES = ("bank/public.jsonl", "bank/heldout_index.jsonl", ".private/heldout_items.jsonl")
@@ -48,13 +48,7 @@ def _strip_later_versions(root: Path) -> None:
 
 def _pages_before_vol002(root: Path) -> None:
     """The hand-written pages as they read before vol-002 (they cite its figures now)."""
-    home = root / "site_src" / "index.md"
-    text = home.read_text("utf-8")
-    home.write_text(
-        text[: text.index("## Latest volume")]
-        + "## Latest volume: Volume 001\n\n[Its results](volumes/vol-001/index.md).\n",
-        "utf-8",
-    )
+    home_page_at(root, "vol-001")
     findings = "# Findings\n\nVolume 001's results are on its [page](volumes/vol-001/index.md).\n"
     (root / "site_src" / "findings.md").write_text(findings, "utf-8")
 

@@ -47,9 +47,24 @@ def publication_root(example_src: Path, dest: Path) -> Path:
             shutil.copytree(entry, site / entry.name)
         else:
             shutil.copy2(entry, site / entry.name)
+    home_page_at(dest, VOLUMES[-1])
     (dest / ".gitignore").write_text(".private/\n/site/\n.probepress-*\n", "utf-8")
     git_commit_all(dest, "inputs")
     return dest
+
+
+def home_page_at(root: Path, volume: str) -> None:
+    """The committed home page with its latest-volume section naming ``volume`` instead:
+    the committed one links the example's newest volume, which a root that publishes
+    fewer volumes does not have (``mkdocs --strict`` refuses the link)."""
+    home = root / "site_src" / "index.md"
+    text = home.read_text("utf-8")
+    start = text.index("## Latest volume")
+    end = text.index("\n## ", start) + 1
+    section = (
+        f"## Latest volume: Volume {volume[4:]}\n\n[Its results](volumes/{volume}/index.md).\n\n"
+    )
+    home.write_text(text[:start] + section + text[end:], "utf-8")
 
 
 def snapshot(root: Path) -> dict[str, str]:
