@@ -102,7 +102,9 @@ def test_every_source_hash_matches_the_file_on_disk(published: Path) -> None:
     for fig in reg.values():
         assert fig["sources"], fig["id"]
         volume = fig["id"].split("/")[0]
-        cut = cuts.setdefault(volume, cut_at(layout, volume))
+        if volume not in cuts:
+            cuts[volume] = cut_at(layout, volume)
+        cut = cuts[volume]
         assert set(cut) == set(CUT_FILES)
         for src in fig["sources"]:
             if src["path"] in cut:
