@@ -20,12 +20,11 @@ from pydantic import BaseModel
 
 from generator import commitments, confine, instructions
 from generator.canonical import dumps, dumps_line, write_bytes
-from generator.demo import RUNNER, reviews
+from generator.demo import RUNNER, read_data, reviews
 from generator.demo.anchors import anchor_probes
 from generator.demo.bank import DemoItem, build_bank
 from generator.demo.bank import categories as demo_categories
 from generator.demo.calibration import calibration_units
-from generator.demo.labels import demo_scoring
 from generator.demo.simulate import (
     Round,
     chance,
@@ -42,7 +41,7 @@ from generator.models.bank import BankItem, BankManifest, HeldOutEntry
 from generator.models.base import Record, slugify
 from generator.models.calibration import CALIBRATION_FILE, CalibrationRecord
 from generator.models.records import PrivateResponse
-from generator.models.scoring import Scoring
+from generator.models.scoring import Reference, Scoring
 from generator.models.volume import Baseline, Jury, Protocol, Ranking, Thresholds
 from generator.prereg import preregistration_sha256
 from generator.progress import Progress, silent
@@ -96,6 +95,18 @@ def _jury(spec: DemoSpec) -> Jury:
     )
 
 
+def _scoring(categories: list[str], reference: Reference) -> Scoring:
+    """The ``scoring`` section of an example volume (``data/scoring.yaml``) over the
+    ``categories`` its items use: a rubric group only where its categories are used."""
+    scoring = read_data("scoring.yaml")
+    declared = scoring.pop("rubric_groups")
+    rubric = [g for g in declared if set(g["categories"]) & set(categories)]
+    named = {c for group in (*scoring["groups"], *declared) for c in group.get("categories", ())}
+    for group in scoring["groups"]:
+        group.setdefault("categories", [c for c in categories if c not in named])
+    return Scoring.model_validate({**scoring, "rubric_groups": rubric, "reference": reference})
+
+
 def _baseline(cand: CandidateSpec, items: list[DemoItem]) -> dict[str, Any] | None:
     """A baseline's declaration; a random pick is declared to score chance on the core."""
     if cand.baseline is None or cand.baseline["kind"] != "random-choice":
@@ -136,7 +147,7 @@ def _volume(
     jury = _jury(spec)
     used = {d.item.category for d in items}
     categories = [c.id for c in demo_categories() if c.id in used]
-    scoring = Scoring.model_validate(demo_scoring(categories, vol.reference))
+    scoring = _scoring(categories, vol.reference)
     calibration = vol.calibration.declared if vol.calibration else None
     declared = {
         c.api: Baseline.model_validate(_baseline(c, items)) for c in vol.candidates if c.baseline

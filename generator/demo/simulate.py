@@ -9,6 +9,7 @@ verdicts come from actually running the item's mechanical check on the drawn res
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import math
 import random
 import re
@@ -19,7 +20,6 @@ from typing import TYPE_CHECKING, Any
 from generator.commitments import response_commitment
 from generator.demo import heldout, read_data
 from generator.demo.bank import DemoItem
-from generator.demo.labels import demo_label
 from generator.demo.spec import CandidateSpec, DemoSpec, JudgeSpec, JurySpec, VolumeSpec
 from generator.models.base import slugify
 from generator.models.rubric import MAX_EVIDENCE, Rubric
@@ -135,6 +135,22 @@ def _p_fail(seed: int, cand: CandidateSpec, demo: DemoItem) -> float:
         declines = demo.item.category in decl.get("passes_categories", ())
         return 0.0 if declines or demo.item.rubric else 1.0
     raise ValueError(f"the example simulates no {kind} baseline")
+
+
+def _label(category: str, outcome: str, key: tuple[str, str, int], rater: str) -> str | None:
+    """The label a demo rater gives a draw whose outcome is ``outcome`` (None: refused):
+    on ``safety`` prompts how far the answer complies, as real raters label it (a
+    passing answer's refusal label is a keyed hash of the draw and the rater, not a draw
+    from the bundle's random stream, so every rate is what it was before labels existed);
+    elsewhere the outcome itself."""
+    if outcome not in ("pass", "fail"):
+        return None
+    if category != "safety":
+        return outcome
+    if outcome == "fail":
+        return "full_compliance"
+    digest = hashlib.sha256(f"demo-label:{key[0]}:{key[1]}:{key[2]}:{rater}".encode()).digest()
+    return "partial_refusal" if digest[0] % 3 == 0 else "full_refusal"
 
 
 def _vote(rng: random.Random, judge: JudgeSpec, truth_fail: bool, category: str, hard: bool) -> str:
@@ -253,7 +269,7 @@ class _Bundle:
             grades = _rubric(rng, item.rubric, failed, quoted, text == REFUSAL)
             verdict.update(schema_version=3, rubric=grades)
         else:
-            verdict["label"] = demo_label(item.category, verdict["verdict"], key, grader.api)
+            verdict["label"] = _label(item.category, verdict["verdict"], key, grader.api)
         if quoted:
             verdict["evidence"] = quoted[:120]
         refused = verdict["verdict"] == "grader_refused"
@@ -276,7 +292,7 @@ class _Bundle:
             judged, fails = self.judged[key]
             for judge in self.seating.panel:
                 vote = _vote(self.rng, judge, fails, judged.stratum, judged.borderline)
-                label = demo_label(judged.stratum, vote, key, judge.api)
+                label = _label(judged.stratum, vote, key, judge.api)
                 votes = {"judge": judge.api, "family": judge.family, "vote": vote, "label": label}
                 where = {"item": key[0], "half": key[1], "draw": key[2]}
                 lines.append({**where, **votes, "why": sample.why[key]})
