@@ -10,10 +10,10 @@ from __future__ import annotations
 import datetime as dt
 import random
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import yaml
 from pydantic import BaseModel
@@ -48,6 +48,7 @@ from generator.progress import Progress, silent
 from generator.store.paths import Layout
 
 Files = dict[str, bytes]
+M = TypeVar("M", bound=BaseModel)
 HEADER = "# Demonstration data written by `probepress demo` (seed {seed}). Do not edit by hand.\n"
 
 
@@ -115,27 +116,20 @@ def _baseline(cand: CandidateSpec, items: list[DemoItem]) -> dict[str, Any] | No
     return {**cand.baseline, "core_rate": f"{sum(core) / len(core):.3f}"}
 
 
+def _declared(model: type[M], vol: VolumeSpec, **extra: Any) -> M:
+    """``model`` from the volume spec's fields of the same names, and ``extra``."""
+    shared = set(model.model_fields) & {f.name for f in fields(vol)}
+    return model.model_validate({name: getattr(vol, name) for name in sorted(shared)} | extra)
+
+
 def _rules(spec: DemoSpec, vol: VolumeSpec) -> tuple[Protocol, Thresholds]:
     """The volume's protocol and thresholds, as its spec declares them."""
-    protocol = Protocol(
-        halves=list(vol.halves),
-        draws_per_half=vol.draws_per_half,
-        temperature=vol.temperature,
-        max_output_tokens=vol.max_output_tokens,
-        system_prompt_sha256=sha256_text(spec.system_prompt),
-        tools=False,
-    )
-    thresholds = Thresholds(
-        circuit_breaker_error_share=vol.circuit_breaker,
-        ac1_floor=vol.ac1_floor,
-        panel_sample_fraction=vol.panel_fraction,
-        sample_seed=vol.sample_seed,
-        min_category_items=vol.min_category_items,
-        min_volume_items=vol.min_volume_items,
-        anchor_probe_max_age_days=DEFAULT_PROBE_MAX_AGE_DAYS,
-        # Rank ranges from paired comparisons, Holm across all pairs (issue 17).
-        ranking=Ranking(method="paired-holm", familywise_confidence=Decimal("0.95")),
-    )
+    prompt = sha256_text(spec.system_prompt)
+    protocol = _declared(Protocol, vol, system_prompt_sha256=prompt, tools=False)
+    # Rank ranges from paired comparisons, Holm across all pairs (issue 17).
+    ranking = Ranking(method="paired-holm", familywise_confidence=Decimal("0.95"))
+    age = DEFAULT_PROBE_MAX_AGE_DAYS
+    thresholds = _declared(Thresholds, vol, anchor_probe_max_age_days=age, ranking=ranking)
     return protocol, thresholds
 
 

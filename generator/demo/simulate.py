@@ -285,7 +285,7 @@ class _Bundle:
             seed=vol.sample_seed,
             volume=vol.id,
             candidate=self.slug,
-            fraction=vol.panel_fraction,
+            fraction=vol.panel_sample_fraction,
         )
         lines: list[Line] = []
         for key in sorted(sample.why):

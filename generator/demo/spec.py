@@ -85,8 +85,8 @@ class VolumeSpec:
     temperature: Decimal = Decimal("0.7")
     max_output_tokens: int = 1024
     ac1_floor: Decimal = Decimal("0.60")
-    circuit_breaker: Decimal = Decimal("0.05")
-    panel_fraction: Decimal = Decimal("0.20")
+    circuit_breaker_error_share: Decimal = Decimal("0.05")
+    panel_sample_fraction: Decimal = Decimal("0.20")
     sample_seed: int = 7001
     preregistered: dt.date | None = None
     reference: Reference = "grader"
