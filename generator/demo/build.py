@@ -21,10 +21,9 @@ from pydantic import BaseModel
 from generator import commitments, confine, instructions
 from generator.canonical import dumps, dumps_line, write_bytes
 from generator.demo import RUNNER, read_data, reviews
-from generator.demo.anchors import anchor_probes
+from generator.demo.annexes import anchor_probes, calibration_units
 from generator.demo.bank import DemoItem, build_bank
 from generator.demo.bank import categories as demo_categories
-from generator.demo.calibration import calibration_units
 from generator.demo.simulate import (
     Round,
     chance,
@@ -263,16 +262,11 @@ def _add_volume(out: DemoOutput, run: Round, progress: Progress) -> None:
     for cand in vol.candidates:
         progress(f"{vol.id}/{slugify(cand.api)}")
         verdicts[slugify(cand.api)] = _add_bundle(out, run, cand)
-    probes = anchor_probes(run.spec, vol, run.run_dates)
+    probes = anchor_probes(run)
     if probes:
         out.public[f"{folder}/{ANCHOR_PROBES_FILE}"] = _jsonl(AnchorProbe, probes)
     if vol.calibration is not None:
-        meta = {d.item.id: (d.item.category, d.item.added_in) for d in run.items}
-        graded = {
-            s: verdicts[s] for s in (slugify(c.api) for c in vol.candidates if c.role != "baseline")
-        }
-        grader = run.spec.jury.grader.api
-        units = calibration_units(vol.calibration, graded, meta, grader, run.volume)
+        units = calibration_units(run, vol.calibration, verdicts)
         out.public[f"{folder}/{CALIBRATION_FILE}"] = _jsonl(CalibrationRecord, units)
 
 
