@@ -153,18 +153,6 @@ EXAMPLE = TypeAdapter(DemoSpec).validate_python(read_data("example.yaml"))
 """The committed example publication, declared in ``data/example.yaml``."""
 
 
-def as_of(spec: DemoSpec, volume: str) -> DemoSpec:
-    """The publication as it stood when ``volume`` was published: the bank versions
-    released, volumes published and reviews dated up to its publication date."""
-    day = next(v.publication_date for v in spec.volumes if v.id == volume)
-    return replace(
-        spec,
-        versions=tuple(v for v in spec.versions if v.released <= day),
-        volumes=tuple(v for v in spec.volumes if v.publication_date <= day),
-        reviews=tuple(r for r in spec.reviews if r.day <= day),
-    )
-
-
 def _filled(data: Any, **values: int) -> Any:
     """``data`` with ``{name}`` in every string replaced by ``values``."""
     if isinstance(data, dict):
