@@ -24,14 +24,7 @@ from generator.demo import RUNNER, read_data, reviews
 from generator.demo.annexes import anchor_probes, calibration_units
 from generator.demo.bank import DemoItem, build_bank
 from generator.demo.bank import categories as demo_categories
-from generator.demo.simulate import (
-    Round,
-    chance,
-    endpoint_of,
-    judge_ref,
-    seat_jury,
-    simulate_bundle,
-)
+from generator.demo.simulate import Bundle, Round, chance, endpoint_of, judge_ref, simulate_bundle
 from generator.demo.spec import EXAMPLE, CandidateSpec, DemoSpec, VolumeSpec
 from generator.hashing import sha256_bytes, sha256_text
 from generator.models import BundleManifest, Draw, PanelVote, Qualification, Verdict, Volume
@@ -48,6 +41,10 @@ from generator.store.paths import Layout
 
 Files = dict[str, bytes]
 M = TypeVar("M", bound=BaseModel)
+_FILES: dict[str, type[Record]] = dict(
+    draws=Draw, verdicts=Verdict, panel=PanelVote, qualification=Qualification
+)
+"""A bundle's line files (``<name>.jsonl``, lines of ``Bundle.<name>``) and their formats."""
 HEADER = "# Demonstration data written by `probepress demo` (seed {seed}). Do not edit by hand.\n"
 
 
@@ -209,9 +206,10 @@ def _run_dates(spec: DemoSpec, vol: VolumeSpec) -> dict[str, dt.date]:
     }
 
 
-def _bundle_manifest(run: Round, cand: CandidateSpec, files: Files) -> BundleManifest:
+def _bundle_manifest(run: Round, bundle: Bundle, files: Files) -> BundleManifest:
     """The manifest of one candidate's bundle, with the hash and size of each of its files."""
-    run_date, seating = run.run_dates[cand.api], seat_jury(run.spec.jury, cand)
+    cand, seating = bundle.cand, bundle.seating
+    run_date = run.run_dates[cand.api]
     return BundleManifest.model_validate(
         {
             "volume": run.vol.id,
@@ -237,21 +235,17 @@ def _bundle_manifest(run: Round, cand: CandidateSpec, files: Files) -> BundleMan
 
 
 def _add_bundle(out: DemoOutput, run: Round, cand: CandidateSpec) -> list[dict[str, Any]]:
-    """One candidate's simulated bundle, and its held-out response texts for the private
-    store; return its verdict lines."""
-    slug = slugify(cand.api)
-    lines = simulate_bundle(run, cand)
+    """One candidate's simulated bundle, its held-out texts private; its verdict lines."""
+    bundle = simulate_bundle(run, cand)
     files = {
-        "draws.jsonl": _jsonl(Draw, lines.draws),
-        "verdicts.jsonl": _jsonl(Verdict, lines.verdicts),
-        "panel.jsonl": _jsonl(PanelVote, lines.panel),
-        "qualification.jsonl": _jsonl(Qualification, lines.qualification),
+        f"{name}.jsonl": _jsonl(model, getattr(bundle, name)) for name, model in _FILES.items()
     }
-    base = f"bundles/{run.vol.id}/{slug}"
-    out.public[f"{base}/bundle.json"] = dumps(_json(_bundle_manifest(run, cand, files))).encode()
+    base = f"bundles/{run.vol.id}/{bundle.slug}"
+    out.public[f"{base}/bundle.json"] = dumps(_json(_bundle_manifest(run, bundle, files))).encode()
     out.public.update({f"{base}/{name}": data for name, data in files.items()})
-    out.private[f"responses/{run.vol.id}/{slug}.jsonl"] = _jsonl(PrivateResponse, lines.private)
-    return lines.verdicts
+    private = _jsonl(PrivateResponse, bundle.private)
+    out.private[f"responses/{run.vol.id}/{bundle.slug}.jsonl"] = private
+    return bundle.verdicts
 
 
 def _add_volume(out: DemoOutput, run: Round, progress: Progress) -> None:

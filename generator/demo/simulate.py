@@ -14,7 +14,7 @@ import math
 import random
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from generator.commitments import response_commitment
@@ -32,17 +32,6 @@ if TYPE_CHECKING:
 Line = dict[str, Any]
 _SIM = read_data("simulation.yaml")
 REFUSAL: str = _SIM["refusal"]
-
-
-@dataclass
-class BundleLines:
-    """Every line of one simulated bundle, plus its held-out response texts."""
-
-    draws: list[Line] = field(default_factory=list)
-    verdicts: list[Line] = field(default_factory=list)
-    panel: list[Line] = field(default_factory=list)
-    qualification: list[Line] = field(default_factory=list)
-    private: list[Line] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -183,15 +172,20 @@ def _rubric(
     return {"lines": lines, "deflected": deflected}
 
 
-class _Bundle:
-    """One candidate's bundle as it is simulated. One random stream for the whole bundle:
-    the order of the draws below fixes the bytes."""
+class Bundle:
+    """One candidate's simulated bundle: its lines, its held-out response texts
+    (``private``) and the jury seated for it. One random stream for the whole bundle:
+    the order of the draws fixes the bytes."""
 
     def __init__(self, r: Round, cand: CandidateSpec) -> None:
         self.r, self.cand, self.slug = r, cand, slugify(cand.api)
         self.seating = seat_jury(r.spec.jury, cand)
         self.rng = random.Random(f"{r.spec.seed}:{r.vol.id}:{self.slug}")
-        self.out = BundleLines()
+        self.draws: list[Line] = []
+        self.verdicts: list[Line] = []
+        self.panel: list[Line] = []
+        self.qualification: list[Line] = []
+        self.private: list[Line] = []
         self.judged: dict[tuple[str, str, int], tuple[Eligible, bool]] = {}
 
     def attempts(self) -> list[Line]:
@@ -236,10 +230,10 @@ class _Bundle:
             vol, key = self.r.vol.id, self.r.keys[demo.item.id]
             commitment = response_commitment(key, vol, self.slug, demo.item.id, half, n, text)
             line["response_commitment"] = commitment
-            self.out.private.append({"volume": vol, "candidate": self.slug, **at, "text": text})
+            self.private.append({"volume": vol, "candidate": self.slug, **at, "text": text})
         line["latency_ms"] = sum(a["latency_ms"] for a in attempts)
-        self.out.draws.append(line)
-        self.out.verdicts.append(self.verdict(at, demo, fails, text))
+        self.draws.append(line)
+        self.verdicts.append(self.verdict(at, demo, fails, text))
 
     def verdict(self, at: Line, demo: DemoItem, fails: bool, text: str | None) -> Line:
         """The draw's verdict: lost, the item's mechanical check, or the seated grader's call."""
@@ -299,19 +293,19 @@ class _Bundle:
         return lines
 
 
-def simulate_bundle(r: Round, cand: CandidateSpec) -> BundleLines:
+def simulate_bundle(r: Round, cand: CandidateSpec) -> Bundle:
     """Every line of one candidate's bundle, deterministic for the spec's seed."""
-    bundle = _Bundle(r, cand)
+    bundle = Bundle(r, cand)
     for demo in r.items:
         p_fail = _p_fail(r.spec.seed, cand, demo)
         for half in r.vol.halves:
             for n in range(1, r.vol.draws_per_half + 1):
                 bundle.draw(demo, p_fail, half, n)
-    bundle.out.panel = bundle.panel_lines()
-    bundle.out.qualification = [
+    bundle.panel = bundle.panel_lines()
+    bundle.qualification = [
         {"judge": judge.api, "family": judge.family, "probe": probe, "expected": expected}
         | {"got": "refused" if probe in judge.qualification_refusals else expected}
         for judge in (bundle.seating.grader, *bundle.seating.panel)
         for probe, expected in r.spec.qualification_probes
     ]
-    return bundle.out
+    return bundle
