@@ -26,7 +26,7 @@ from generator.demo.bank import DemoItem, build_bank
 from generator.demo.bank import categories as demo_categories
 from generator.demo.simulate import Bundle, Round, chance, endpoint_of, judge_ref, simulate_bundle
 from generator.demo.spec import EXAMPLE, CandidateSpec, DemoSpec, VolumeSpec
-from generator.hashing import sha256_bytes, sha256_text
+from generator.hashing import drift, sha256_bytes, sha256_text
 from generator.models import BundleManifest, Draw, PanelVote, Qualification, Verdict, Volume
 from generator.models.anchors import ANCHOR_PROBES_FILE, DEFAULT_PROBE_MAX_AGE_DAYS, AnchorProbe
 from generator.models.bank import BankItem, BankManifest, HeldOutEntry
@@ -309,6 +309,9 @@ def write(output: DemoOutput, layout: Layout) -> list[str]:
     return changed
 
 
+_DRIFT = {"missing": "missing", "changed": "bytes differ from the seed's output"}
+
+
 @dataclass(frozen=True)
 class Difference:
     """A file that is not what the seed produces."""
@@ -319,14 +322,13 @@ class Difference:
 
 def differences(output: DemoOutput, layout: Layout) -> list[Difference]:
     """Files whose bytes differ from what the seed produces (missing, changed or extra)."""
-    diffs: list[Difference] = []
-    for rel, data in sorted(output.public.items()):
+
+    def now(rel: str) -> bytes | None:
         path = layout.root / rel
-        if not path.is_file() or path.is_symlink():
-            diffs.append(Difference(rel, "missing"))
-        elif path.read_bytes() != data:
-            diffs.append(Difference(rel, "bytes differ from the seed's output"))
-    diffs.extend(
-        Difference(layout.rel(p), "not produced by the seed") for p in _stale(output, layout)
-    )
-    return diffs
+        return path.read_bytes() if path.is_file() and not path.is_symlink() else None
+
+    drifted = [
+        Difference(d.path, _DRIFT[d.change]) for d in drift(sorted(output.public.items()), now)
+    ]
+    stale = [Difference(layout.rel(p), "not produced by the seed") for p in _stale(output, layout)]
+    return drifted + stale
