@@ -221,7 +221,6 @@ class Bundle:
         if text == "":
             attempts[-1]["status"] = "empty"
         line: Line = {**at, "attempts": attempts, "response": None if demo.heldout else text}
-        line.update(response_commitment=None, finish_reason=None, usage=None)
         if text is not None:
             line["finish_reason"] = "length" if len(text) > 1500 else "stop"
             tokens = max(1, len(text.split()) * 4 // 3)
@@ -238,8 +237,7 @@ class Bundle:
     def verdict(self, at: Line, demo: DemoItem, fails: bool, text: str | None) -> Line:
         """The draw's verdict: lost, the item's mechanical check, or the seated grader's call."""
         item = demo.item
-        verdict: Line = {**at, "tier": item.tier, "grader": None, "borderline": False}
-        verdict["evidence"] = None
+        verdict: Line = {**at, "tier": item.tier, "borderline": False}
         if text is None:
             verdict["verdict"] = "lost"
             return verdict
