@@ -26,6 +26,7 @@ from generator.demo.bank import DemoItem, build_bank
 from generator.demo.bank import categories as demo_categories
 from generator.demo.simulate import Bundle, Round, chance, endpoint_of, judge_ref, simulate_bundle
 from generator.demo.spec import EXAMPLE, CandidateSpec, DemoSpec, VolumeSpec
+from generator.errors import Problem
 from generator.hashing import drift, sha256_bytes, sha256_text
 from generator.models import BundleManifest, Draw, PanelVote, Qualification, Verdict, Volume
 from generator.models.anchors import ANCHOR_PROBES_FILE, DEFAULT_PROBE_MAX_AGE_DAYS, AnchorProbe
@@ -312,23 +313,13 @@ def write(output: DemoOutput, layout: Layout) -> list[str]:
 _DRIFT = {"missing": "missing", "changed": "bytes differ from the seed's output"}
 
 
-@dataclass(frozen=True)
-class Difference:
-    """A file that is not what the seed produces."""
-
-    path: str
-    what: str
-
-
-def differences(output: DemoOutput, layout: Layout) -> list[Difference]:
+def differences(output: DemoOutput, layout: Layout) -> list[Problem]:
     """Files whose bytes differ from what the seed produces (missing, changed or extra)."""
 
     def now(rel: str) -> bytes | None:
         path = layout.root / rel
         return path.read_bytes() if path.is_file() and not path.is_symlink() else None
 
-    drifted = [
-        Difference(d.path, _DRIFT[d.change]) for d in drift(sorted(output.public.items()), now)
-    ]
-    stale = [Difference(layout.rel(p), "not produced by the seed") for p in _stale(output, layout)]
-    return drifted + stale
+    drifted = [(d.path, _DRIFT[d.change]) for d in drift(sorted(output.public.items()), now)]
+    stale = [(layout.rel(p), "not produced by the seed") for p in _stale(output, layout)]
+    return [Problem(path, None, "demo-drift", what) for path, what in drifted + stale]
