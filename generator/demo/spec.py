@@ -61,7 +61,7 @@ class CandidateSpec:
 @dataclass(frozen=True)
 class CalibrationSpec:
     """A volume's calibration set and how its human grades are simulated
-    (``generator.demo.calibration``): ``judge_wrong`` by criterion type."""
+    (``generator.demo.annexes``): ``judge_wrong`` by criterion type."""
 
     declared: CalibrationSet
     judge_wrong: dict[CriterionType, float]
