@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -15,10 +16,22 @@ from generator import figures
 from generator.checking import run_gates
 from generator.cli import main
 from generator.demo import build as demo_build
-from generator.demo.spec import EXAMPLE, DemoSpec, as_of
+from generator.demo.spec import EXAMPLE, DemoSpec
 from generator.lock import LOCK_FILE
 from generator.store import Layout
 from tests.factories import shared
+
+
+def as_of(spec: DemoSpec, volume: str) -> DemoSpec:
+    """The publication as it stood when ``volume`` was published: the bank versions
+    released, volumes published and reviews dated up to its publication date."""
+    day = next(v.publication_date for v in spec.volumes if v.id == volume)
+    return replace(
+        spec,
+        versions=tuple(v for v in spec.versions if v.released <= day),
+        volumes=tuple(v for v in spec.volumes if v.publication_date <= day),
+        reviews=tuple(r for r in spec.reviews if r.day <= day),
+    )
 
 
 def write_example(root: Path, spec: DemoSpec = EXAMPLE) -> None:
@@ -48,7 +61,7 @@ def example_src(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def example_vol002_src(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The example as it stood when vol-002 was published (``demo.spec.as_of``): bank
+    """The example as it stood when vol-002 was published (``as_of``): bank
     v1.2 current, premise-004 a draft, live-003 and prov-003 reviewed, no ledger. The
     review tests start from it (read-only use)."""
     spec = as_of(EXAMPLE, "vol-002")

@@ -15,7 +15,7 @@ from generator.cli.base import (
     writer_lock,
 )
 from generator.console import err, out, print_json, progress
-from generator.errors import CheckFailed, Problem, UsageError
+from generator.errors import CheckFailed, UsageError
 from generator.store import Layout, load_volume
 
 
@@ -69,7 +69,7 @@ def _demo(layout: Layout, spec: Any, check: bool) -> None:
             raise CheckFailed(
                 "the example differs from what its seed produces "
                 "(run `probepress demo` and review the diff):",
-                [Problem(d.path, None, "demo-drift", d.what) for d in diffs],
+                diffs,
             )
         err.print(f"example is byte-identical to its seed ({len(output.public)} files)")
         return

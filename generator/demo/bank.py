@@ -115,23 +115,9 @@ def build_bank(spec: DemoSpec) -> tuple[BankManifest, list[DemoItem]]:
     for raw, is_held in chosen:
         item = _make_item(raw, _reference(raw, is_held, spec.seed), spec, rng)
         item = item if is_held else with_canary(item, guid)  # public lines carry the canary
-        responses = raw.get("responses", {})
-        items.append(
-            DemoItem(
-                item=item,
-                heldout=is_held,
-                pass_responses=tuple(responses.get("pass", ())),
-                fail_responses=tuple(responses.get("fail", ())),
-                source=raw,
-            )
-        )
+        passing, failing = (tuple(raw.get("responses", {}).get(k, ())) for k in ("pass", "fail"))
+        items.append(DemoItem(item, is_held, passing, failing, raw))
     items.sort(key=lambda d: d.item.id)
-    manifest = BankManifest(
-        name=spec.name,
-        license="CC-BY-4.0",
-        demonstration=True,
-        categories=categories(),
-        versions=list(spec.versions),
-        canary=guid,
-    )
-    return manifest, items
+    declared = {"name": spec.name, "license": "CC-BY-4.0", "versions": list(spec.versions)}
+    manifest = {**declared, "demonstration": True, "categories": categories(), "canary": guid}
+    return BankManifest.model_validate(manifest), items

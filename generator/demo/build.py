@@ -10,45 +10,42 @@ from __future__ import annotations
 import datetime as dt
 import random
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import yaml
 from pydantic import BaseModel
 
 from generator import commitments, confine, instructions
 from generator.canonical import dumps, dumps_line, write_bytes
-from generator.demo import RUNNER, reviews
-from generator.demo.anchors import anchor_probes
+from generator.demo import RUNNER, read_data, reviews
+from generator.demo.annexes import anchor_probes, calibration_units
 from generator.demo.bank import DemoItem, build_bank
 from generator.demo.bank import categories as demo_categories
-from generator.demo.calibration import calibration_units
-from generator.demo.labels import demo_scoring
-from generator.demo.simulate import (
-    Round,
-    chance,
-    endpoint_of,
-    judge_ref,
-    seat_jury,
-    simulate_bundle,
-)
+from generator.demo.simulate import Bundle, Round, chance, endpoint_of, judge_ref, simulate_bundle
 from generator.demo.spec import EXAMPLE, CandidateSpec, DemoSpec, VolumeSpec
-from generator.hashing import sha256_bytes, sha256_text
+from generator.errors import Problem
+from generator.hashing import drift, sha256_bytes, sha256_text
 from generator.models import BundleManifest, Draw, PanelVote, Qualification, Verdict, Volume
 from generator.models.anchors import ANCHOR_PROBES_FILE, DEFAULT_PROBE_MAX_AGE_DAYS, AnchorProbe
 from generator.models.bank import BankItem, BankManifest, HeldOutEntry
 from generator.models.base import Record, slugify
 from generator.models.calibration import CALIBRATION_FILE, CalibrationRecord
 from generator.models.records import PrivateResponse
-from generator.models.scoring import Scoring
+from generator.models.scoring import Reference, Scoring
 from generator.models.volume import Baseline, Jury, Protocol, Ranking, Thresholds
 from generator.prereg import preregistration_sha256
 from generator.progress import Progress, silent
 from generator.store.paths import Layout
 
 Files = dict[str, bytes]
+M = TypeVar("M", bound=BaseModel)
+_FILES: dict[str, type[Record]] = dict(
+    draws=Draw, verdicts=Verdict, panel=PanelVote, qualification=Qualification
+)
+"""A bundle's line files (``<name>.jsonl``, lines of ``Bundle.<name>``) and their formats."""
 HEADER = "# Demonstration data written by `probepress demo` (seed {seed}). Do not edit by hand.\n"
 
 
@@ -96,6 +93,18 @@ def _jury(spec: DemoSpec) -> Jury:
     )
 
 
+def _scoring(categories: list[str], reference: Reference) -> Scoring:
+    """The ``scoring`` section of an example volume (``data/scoring.yaml``) over the
+    ``categories`` its items use: a rubric group only where its categories are used."""
+    scoring = read_data("scoring.yaml")
+    declared = scoring.pop("rubric_groups")
+    rubric = [g for g in declared if set(g["categories"]) & set(categories)]
+    named = {c for group in (*scoring["groups"], *declared) for c in group.get("categories", ())}
+    for group in scoring["groups"]:
+        group.setdefault("categories", [c for c in categories if c not in named])
+    return Scoring.model_validate({**scoring, "rubric_groups": rubric, "reference": reference})
+
+
 def _baseline(cand: CandidateSpec, items: list[DemoItem]) -> dict[str, Any] | None:
     """A baseline's declaration; a random pick is declared to score chance on the core."""
     if cand.baseline is None or cand.baseline["kind"] != "random-choice":
@@ -104,27 +113,20 @@ def _baseline(cand: CandidateSpec, items: list[DemoItem]) -> dict[str, Any] | No
     return {**cand.baseline, "core_rate": f"{sum(core) / len(core):.3f}"}
 
 
+def _declared(model: type[M], vol: VolumeSpec, **extra: Any) -> M:
+    """``model`` from the volume spec's fields of the same names, and ``extra``."""
+    shared = set(model.model_fields) & {f.name for f in fields(vol)}
+    return model.model_validate({name: getattr(vol, name) for name in sorted(shared)} | extra)
+
+
 def _rules(spec: DemoSpec, vol: VolumeSpec) -> tuple[Protocol, Thresholds]:
     """The volume's protocol and thresholds, as its spec declares them."""
-    protocol = Protocol(
-        halves=list(vol.halves),
-        draws_per_half=vol.draws_per_half,
-        temperature=vol.temperature,
-        max_output_tokens=vol.max_output_tokens,
-        system_prompt_sha256=sha256_text(spec.system_prompt),
-        tools=False,
-    )
-    thresholds = Thresholds(
-        circuit_breaker_error_share=vol.circuit_breaker,
-        ac1_floor=vol.ac1_floor,
-        panel_sample_fraction=vol.panel_fraction,
-        sample_seed=vol.sample_seed,
-        min_category_items=vol.min_category_items,
-        min_volume_items=vol.min_volume_items,
-        anchor_probe_max_age_days=DEFAULT_PROBE_MAX_AGE_DAYS,
-        # Rank ranges from paired comparisons, Holm across all pairs (issue 17).
-        ranking=Ranking(method="paired-holm", familywise_confidence=Decimal("0.95")),
-    )
+    prompt = sha256_text(spec.system_prompt)
+    protocol = _declared(Protocol, vol, system_prompt_sha256=prompt, tools=False)
+    # Rank ranges from paired comparisons, Holm across all pairs (issue 17).
+    ranking = Ranking(method="paired-holm", familywise_confidence=Decimal("0.95"))
+    age = DEFAULT_PROBE_MAX_AGE_DAYS
+    thresholds = _declared(Thresholds, vol, anchor_probe_max_age_days=age, ranking=ranking)
     return protocol, thresholds
 
 
@@ -136,7 +138,7 @@ def _volume(
     jury = _jury(spec)
     used = {d.item.category for d in items}
     categories = [c.id for c in demo_categories() if c.id in used]
-    scoring = Scoring.model_validate(demo_scoring(categories, vol.reference))
+    scoring = _scoring(categories, vol.reference)
     calibration = vol.calibration.declared if vol.calibration else None
     declared = {
         c.api: Baseline.model_validate(_baseline(c, items)) for c in vol.candidates if c.baseline
@@ -205,9 +207,10 @@ def _run_dates(spec: DemoSpec, vol: VolumeSpec) -> dict[str, dt.date]:
     }
 
 
-def _bundle_manifest(run: Round, cand: CandidateSpec, files: Files) -> BundleManifest:
+def _bundle_manifest(run: Round, bundle: Bundle, files: Files) -> BundleManifest:
     """The manifest of one candidate's bundle, with the hash and size of each of its files."""
-    run_date, seating = run.run_dates[cand.api], seat_jury(run.spec.jury, cand)
+    cand, seating = bundle.cand, bundle.seating
+    run_date = run.run_dates[cand.api]
     return BundleManifest.model_validate(
         {
             "volume": run.vol.id,
@@ -233,21 +236,17 @@ def _bundle_manifest(run: Round, cand: CandidateSpec, files: Files) -> BundleMan
 
 
 def _add_bundle(out: DemoOutput, run: Round, cand: CandidateSpec) -> list[dict[str, Any]]:
-    """One candidate's simulated bundle, and its held-out response texts for the private
-    store; return its verdict lines."""
-    slug = slugify(cand.api)
-    lines = simulate_bundle(run, cand)
+    """One candidate's simulated bundle, its held-out texts private; its verdict lines."""
+    bundle = simulate_bundle(run, cand)
     files = {
-        "draws.jsonl": _jsonl(Draw, lines.draws),
-        "verdicts.jsonl": _jsonl(Verdict, lines.verdicts),
-        "panel.jsonl": _jsonl(PanelVote, lines.panel),
-        "qualification.jsonl": _jsonl(Qualification, lines.qualification),
+        f"{name}.jsonl": _jsonl(model, getattr(bundle, name)) for name, model in _FILES.items()
     }
-    base = f"bundles/{run.vol.id}/{slug}"
-    out.public[f"{base}/bundle.json"] = dumps(_json(_bundle_manifest(run, cand, files))).encode()
+    base = f"bundles/{run.vol.id}/{bundle.slug}"
+    out.public[f"{base}/bundle.json"] = dumps(_json(_bundle_manifest(run, bundle, files))).encode()
     out.public.update({f"{base}/{name}": data for name, data in files.items()})
-    out.private[f"responses/{run.vol.id}/{slug}.jsonl"] = _jsonl(PrivateResponse, lines.private)
-    return lines.verdicts
+    private = _jsonl(PrivateResponse, bundle.private)
+    out.private[f"responses/{run.vol.id}/{bundle.slug}.jsonl"] = private
+    return bundle.verdicts
 
 
 def _add_volume(out: DemoOutput, run: Round, progress: Progress) -> None:
@@ -258,16 +257,11 @@ def _add_volume(out: DemoOutput, run: Round, progress: Progress) -> None:
     for cand in vol.candidates:
         progress(f"{vol.id}/{slugify(cand.api)}")
         verdicts[slugify(cand.api)] = _add_bundle(out, run, cand)
-    probes = anchor_probes(run.spec, vol, run.run_dates)
+    probes = anchor_probes(run)
     if probes:
         out.public[f"{folder}/{ANCHOR_PROBES_FILE}"] = _jsonl(AnchorProbe, probes)
     if vol.calibration is not None:
-        meta = {d.item.id: (d.item.category, d.item.added_in) for d in run.items}
-        graded = {
-            s: verdicts[s] for s in (slugify(c.api) for c in vol.candidates if c.role != "baseline")
-        }
-        grader = run.spec.jury.grader.api
-        units = calibration_units(vol.calibration, graded, meta, grader, run.volume)
+        units = calibration_units(run, vol.calibration, verdicts)
         out.public[f"{folder}/{CALIBRATION_FILE}"] = _jsonl(CalibrationRecord, units)
 
 
@@ -316,24 +310,16 @@ def write(output: DemoOutput, layout: Layout) -> list[str]:
     return changed
 
 
-@dataclass(frozen=True)
-class Difference:
-    """A file that is not what the seed produces."""
-
-    path: str
-    what: str
+_DRIFT = {"missing": "missing", "changed": "bytes differ from the seed's output"}
 
 
-def differences(output: DemoOutput, layout: Layout) -> list[Difference]:
+def differences(output: DemoOutput, layout: Layout) -> list[Problem]:
     """Files whose bytes differ from what the seed produces (missing, changed or extra)."""
-    diffs: list[Difference] = []
-    for rel, data in sorted(output.public.items()):
+
+    def now(rel: str) -> bytes | None:
         path = layout.root / rel
-        if not path.is_file() or path.is_symlink():
-            diffs.append(Difference(rel, "missing"))
-        elif path.read_bytes() != data:
-            diffs.append(Difference(rel, "bytes differ from the seed's output"))
-    diffs.extend(
-        Difference(layout.rel(p), "not produced by the seed") for p in _stale(output, layout)
-    )
-    return diffs
+        return path.read_bytes() if path.is_file() and not path.is_symlink() else None
+
+    drifted = [(d.path, _DRIFT[d.change]) for d in drift(sorted(output.public.items()), now)]
+    stale = [(layout.rel(p), "not produced by the seed") for p in _stale(output, layout)]
+    return [Problem(path, None, "demo-drift", what) for path, what in drifted + stale]

@@ -16,9 +16,8 @@ import datetime as dt
 import random
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
-from functools import cache
+from functools import cache, partial
 from types import CodeType
 from typing import Any
 
@@ -50,31 +49,17 @@ _BUILTINS: dict[str, Any] = {
 }
 
 
-@dataclass(frozen=True)
-class _Kind:
-    """One held-out item: its metadata and its two recipes."""
-
-    id: str
-    category: str
-    tier: int
-    make: dict[str, Any]
-    answer: dict[str, Any]
-    added_in: str = "v1"
-    known_wrong: Sequence[dict[str, Any]] = ()
-
-
-@dataclass(frozen=True)
-class _Recipes:
-    """The data file: word tables and every kind, in id order."""
-
-    tables: dict[str, Any]
-    kinds: tuple[_Kind, ...]
+_KIND = frozenset({"id", "category", "tier", "make", "answer", "added_in", "known_wrong"})
 
 
 @cache
-def _recipes() -> _Recipes:
-    data = _frozen(read_data("heldout.yaml"))
-    return _Recipes(data["tables"], tuple(_Kind(**kind) for kind in data["kinds"]))
+def _recipes() -> dict[str, Any]:
+    """The data file: word ``tables`` and every one of ``kinds``, in id order."""
+    data: dict[str, Any] = _frozen(read_data("heldout.yaml"))
+    for kind in data["kinds"]:
+        if not kind.keys() <= _KIND:  # a misspelt key must fail, not vanish
+            raise ValueError(f"held-out kind {kind['id']}: unknown {sorted(kind.keys() - _KIND)}")
+    return data
 
 
 def _constant(spec: Any) -> bool:
@@ -119,20 +104,18 @@ class _Composer:
 
     def __init__(self, rng: random.Random, bound: dict[str, Any]) -> None:
         self.rng = rng
-        self.env: dict[str, Any] = {"__builtins__": {}, **_BUILTINS, **_recipes().tables}
+        self.env: dict[str, Any] = {"__builtins__": {}, **_BUILTINS, **_recipes()["tables"]}
         self.env.update(self._functions())
+        self.env.update({name: partial(self.value, c) for name, c in _recipes()["calls"].items()})
         self.env.update(bound)
         self.bound = dict(bound)
 
     def _functions(self) -> dict[str, Callable[..., Any]]:
         """What an expression may call besides a few builtins."""
-        rng, tables = self.rng, _recipes().tables
+        rng, tables = self.rng, _recipes()["tables"]
 
         def pick(options: Sequence[Any]) -> Any:
             return options[rng.randrange(len(options))]
-
-        def day_month() -> str:
-            return f"{rng.randint(1, 28)} {pick(tables['months'])}"
 
         return {
             "pick": pick,
@@ -140,9 +123,6 @@ class _Composer:
             "randrange": rng.randrange,
             "random": rng.random,
             "sample": rng.sample,
-            "town": lambda: pick(tables["town_heads"]) + pick(tables["town_tails"]),
-            "person": lambda: f"{pick(tables['first_names'])} {pick(tables['last_names'])}",
-            "day_month": day_month,
             "compose": self.value,
             "dec": Decimal,
             "cents": lambda value: value.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP),
@@ -214,9 +194,10 @@ class _Composer:
         return [{"role": roles[n % 2], "content": text} for n, text in enumerate(turns)]
 
 
-def _kind_of(item_id: str) -> _Kind:
-    for kind in _recipes().kinds:
-        if item_id == kind.id or item_id.startswith(kind.id + "-"):
+def _kind_of(item_id: str) -> dict[str, Any]:
+    kind: dict[str, Any]
+    for kind in _recipes()["kinds"]:
+        if item_id == kind["id"] or item_id.startswith(kind["id"] + "-"):
             return kind
     raise KeyError(f"{item_id!r} is not a held-out item of the example bank")
 
@@ -226,12 +207,13 @@ def heldout_items(rng: random.Random) -> list[Item]:
     (the only source of randomness), in a fixed id order: each an item's fields as the
     bank reads them (status ``validated``) plus ``slots``, the names its recipe bound."""
     items = []
-    for kind in _recipes().kinds:
+    for kind in _recipes()["kinds"]:
         composer = _Composer(rng, {})
-        composer.block(kind.make)
+        composer.block(kind["make"])
         slots = composer.bound
         item: Item = {
-            **{k: getattr(kind, k) for k in ("id", "category", "tier", "added_in")},
+            **{k: kind[k] for k in ("id", "category", "tier")},
+            "added_in": kind.get("added_in", "v1"),
             "status": "validated",
             "prompt": slots["prompt"],
             "pass_criterion": slots["criterion"],
@@ -254,7 +236,7 @@ def heldout_response(item: Item, passed: bool, rng: random.Random) -> str:
         KeyError: ``item`` is not a held-out item of this bank.
     """
     kind = _kind_of(item["id"])
-    return str(_Composer(rng, {**item["slots"], "passed": passed}).block(kind.answer))
+    return str(_Composer(rng, {**item["slots"], "passed": passed}).block(kind["answer"]))
 
 
 def heldout_reference(item: Item, rng: random.Random) -> dict[str, Any]:
@@ -265,6 +247,7 @@ def heldout_reference(item: Item, rng: random.Random) -> dict[str, Any]:
     """
     wrong = _Composer(rng, {**item["slots"], "passed": False})
     kind = _kind_of(item["id"])
-    known = [{"answer": str(wrong.value(w["answer"])), "rule": w["rule"]} for w in kind.known_wrong]
+    wrongs = kind.get("known_wrong", ())
+    known = [{"answer": str(wrong.value(w["answer"])), "rule": w["rule"]} for w in wrongs]
     reference = {"answer": heldout_response(item, True, rng)}
     return {**reference, "known_wrong": known} if known else reference

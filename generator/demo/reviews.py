@@ -9,7 +9,6 @@ published before it, and names the bank version current on its date.
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TypeVar
@@ -35,11 +34,6 @@ class Ledgers:
 def ledger_bytes(records: Sequence[Record]) -> bytes:
     """A ledger's bytes, line for line as ``review apply`` appends them."""
     return "".join(dumps_line(r.model_dump(mode="json")) for r in records).encode("utf-8")
-
-
-def _version_on(spec: DemoSpec, day: dt.date) -> str:
-    """The bank version a review page built on ``day`` was for: the latest released."""
-    return [v.id for v in spec.versions if v.released <= day][-1]
 
 
 def _date_problem(spec: DemoSpec, review: ReviewSpec) -> str | None:
@@ -70,7 +64,8 @@ def ledgers(spec: DemoSpec, items: dict[str, BankItem]) -> Ledgers:
                 "item": review.item,
                 "by": review.by,
                 "on": review.day,
-                "bank_version": _version_on(spec, review.day),
+                # The version a review page built on the day was for: the latest released.
+                "bank_version": [v.id for v in spec.versions if v.released <= review.day][-1],
                 "comment": review.comment,
             }
             if review.decision == "disagree":

@@ -2,24 +2,24 @@
 
 The simulation is a small generative model, not a table of made-up numbers: each item has
 a difficulty, each candidate a skill, every draw's outcome is sampled from them, and the
-grader and judges make errors at declared rates. Tier 0 verdicts come from actually
-running the item's mechanical check on the drawn response.
+grader and judges make errors at declared rates (``data/simulation.yaml``). Tier 0
+verdicts come from actually running the item's mechanical check on the drawn response.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import math
 import random
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from generator.commitments import response_commitment
-from generator.demo import heldout
+from generator.demo import heldout, read_data
 from generator.demo.bank import DemoItem
-from generator.demo.labels import demo_label
 from generator.demo.spec import CandidateSpec, DemoSpec, JudgeSpec, JurySpec, VolumeSpec
 from generator.models.base import slugify
 from generator.models.rubric import MAX_EVIDENCE, Rubric
@@ -29,20 +29,9 @@ from generator.tier0 import run_check
 if TYPE_CHECKING:
     from generator.models.volume import Volume
 
-_MET = {"must_include": 0.85, "should_include": 0.5}
-"""How often a non-deflecting answer meets a line of each kind (a must-not line is met
-exactly when the grader failed the draw)."""
-
-
-@dataclass
-class BundleLines:
-    """Every line of one simulated bundle, plus its held-out response texts."""
-
-    draws: list[dict[str, Any]] = field(default_factory=list)
-    verdicts: list[dict[str, Any]] = field(default_factory=list)
-    panel: list[dict[str, Any]] = field(default_factory=list)
-    qualification: list[dict[str, Any]] = field(default_factory=list)
-    private: list[dict[str, Any]] = field(default_factory=list)
+Line = dict[str, Any]
+_SIM = read_data("simulation.yaml")
+REFUSAL: str = _SIM["refusal"]
 
 
 @dataclass(frozen=True)
@@ -86,22 +75,21 @@ def seat_jury(jury: JurySpec, candidate: CandidateSpec) -> Seating:
             return "is_candidate"
         return "same_family" if judge.family == candidate.family else None
 
-    def seat(
-        judge: JudgeSpec, name: str, reserves: tuple[JudgeSpec, ...], taken: set[str]
-    ) -> JudgeSpec:
+    def seat(judge: JudgeSpec, name: str, reserves: tuple[JudgeSpec, ...]) -> JudgeSpec:
         reason = conflicted(judge)
         if reason is None:
             return judge
+        taken = {j.family for j in panel} if name == "panel" else set()
         reserve = next(r for r in reserves if conflicted(r) is None and r.family not in taken)
         recusals.append(
             {"judge": judge.api, "seat": name, "reason": reason, "reserve": reserve.api}
         )
         return reserve
 
-    grader = seat(jury.grader, "grader", jury.reserve_graders, set())
+    grader = seat(jury.grader, "grader", jury.reserve_graders)
     panel = list(jury.panel)
     for n, judge in enumerate(jury.panel):
-        panel[n] = seat(judge, "panel", jury.reserve_judges, {j.family for j in panel})
+        panel[n] = seat(judge, "panel", jury.reserve_judges)
     return Seating(grader, tuple(panel), tuple(recusals))
 
 
@@ -114,70 +102,6 @@ def difficulty(seed: int, item_id: str) -> float:
     if u < 0.4:
         return 4.0
     return rng.uniform(-3.0, 2.0)
-
-
-_ERROR = {"status": "provider_error", "error_class": "HTTP 503"}
-_TIMEOUT = {"status": "timeout", "error_class": "ReadTimeout", "latency_ms": 60_000}
-
-
-def _attempts(rng: random.Random, cand: CandidateSpec, max_attempts: int) -> list[dict[str, Any]]:
-    """Attempts of one draw: transient errors are retried; an outage exhausts every attempt."""
-    outage = rng.random() < cand.outage
-    attempts: list[dict[str, Any]] = []
-    for _ in range(max_attempts):
-        if not outage and rng.random() >= cand.error_rate:
-            attempts.append({"status": "ok", "latency_ms": rng.randint(300, 9000)})
-            break
-        failed = rng.random() < 0.6
-        attempts.append({**_ERROR, "latency_ms": rng.randint(80, 900)} if failed else {**_TIMEOUT})
-    return attempts
-
-
-def _vote(rng: random.Random, judge: JudgeSpec, truth_fail: bool, category: str, hard: bool) -> str:
-    if category == "safety" and rng.random() < judge.refuses_safety:
-        return "refused"
-    accuracy = judge.accuracy - (0.12 if hard else 0.0)
-    right = rng.random() < accuracy
-    return "fail" if truth_fail == right else "pass"
-
-
-@dataclass(frozen=True)
-class _Run:
-    """What one candidate's bundle is simulated under, with the random stream it draws from."""
-
-    rng: random.Random
-    vol: VolumeSpec
-    slug: str
-    seating: Seating
-    keys: Mapping[str, bytes]
-
-
-def _at(item: str, half: str, n: int) -> dict[str, Any]:
-    """Where a draw's line belongs."""
-    return {"item": item, "half": half, "draw": n}
-
-
-class _Sampled(NamedTuple):
-    """One draw as sampled: where, its attempts, true outcome and response (``None`` when
-    lost)."""
-
-    demo: DemoItem
-    half: str
-    n: int
-    attempts: list[dict[str, Any]]
-    lost: bool
-    fails: bool
-    text: str | None
-
-    @property
-    def at(self) -> dict[str, Any]:
-        return _at(self.demo.item.id, self.half, self.n)
-
-
-_DrawKey = tuple[str, str, int]  # (item, half, draw)
-
-REFUSAL = "I'm sorry, but I can't help with that."
-"""What the always-refuse baseline answers to every draw."""
 
 
 def chance(demo: DemoItem) -> float:
@@ -202,89 +126,32 @@ def _p_fail(seed: int, cand: CandidateSpec, demo: DemoItem) -> float:
     raise ValueError(f"the example simulates no {kind} baseline")
 
 
-def _sample(
-    rng: random.Random, cand: CandidateSpec, demo: DemoItem, p_fail: float, where: tuple[str, int]
-) -> _Sampled:
-    """Attempts, true outcome and response text of one draw; an empty response is marked."""
-    attempts = _attempts(rng, cand, 3)
-    fails = rng.random() < p_fail
-    # Decided before an empty response relabels the last attempt: an empty answer is not lost.
-    lost = attempts[-1]["status"] != "ok"
-    text: str | None = None
-    if not lost:
-        if cand.baseline and cand.baseline["kind"] == "always-refuse":
-            text = REFUSAL
-        elif demo.heldout:
-            text = heldout.heldout_response(demo.source, not fails, rng)
-        else:
-            pool = demo.fail_responses if fails else demo.pass_responses
-            text = rng.choice(pool)
-        if text == "":
-            attempts[-1]["status"] = "empty"
-    return _Sampled(demo, *where, attempts, lost, fails, text)
+def _label(category: str, outcome: str, key: tuple[str, str, int], rater: str) -> str | None:
+    """The label a demo rater gives a draw whose outcome is ``outcome`` (None: refused):
+    on ``safety`` prompts how far the answer complies, as real raters label it (a
+    passing answer's refusal label is a keyed hash of the draw and the rater, not a draw
+    from the bundle's random stream, so every rate is what it was before labels existed);
+    elsewhere the outcome itself."""
+    if outcome not in ("pass", "fail"):
+        return None
+    if category != "safety":
+        return outcome
+    if outcome == "fail":
+        return "full_compliance"
+    digest = hashlib.sha256(f"demo-label:{key[0]}:{key[1]}:{key[2]}:{rater}".encode()).digest()
+    return "partial_refusal" if digest[0] % 3 == 0 else "full_refusal"
 
 
-def _draw_line(run: _Run, s: _Sampled) -> dict[str, Any]:
-    """The draw's line of ``draws.jsonl``; a held-out response appears only as a commitment."""
-    item_id, held = s.demo.item.id, s.demo.heldout
-    commitment: str | None = None
-    if held and s.text is not None:
-        key, where = run.keys[item_id], (item_id, s.half, s.n)
-        commitment = response_commitment(key, run.vol.id, run.slug, *where, s.text)
-    finish_reason: str | None = None
-    usage: dict[str, int] | None = None
-    if not s.lost:
-        finish_reason = "length" if s.text and len(s.text) > 1500 else "stop"
-        usage = {
-            "input_tokens": run.rng.randint(40, 600),
-            "output_tokens": max(1, len((s.text or "").split()) * 4 // 3),
-        }
-    return {
-        **s.at,
-        "attempts": s.attempts,
-        "response": None if held else s.text,
-        "response_commitment": commitment,
-        "finish_reason": finish_reason,
-        "usage": usage,
-        "latency_ms": sum(a["latency_ms"] for a in s.attempts),
-    }
-
-
-def _verdict_line(run: _Run, s: _Sampled) -> dict[str, Any]:
-    """The draw's verdict: lost, the item's mechanical check, or the seated grader's call."""
-    item = s.demo.item
-    verdict: dict[str, Any] = {**s.at, "tier": item.tier, "grader": None}
-    verdict.update(borderline=False, evidence=None)
-    if s.lost:
-        verdict["verdict"] = "lost"
-    elif item.check is not None:
-        verdict["verdict"] = "pass" if run_check(item.check, s.text or "") else "fail"
-    else:
-        grader = run.seating.grader
-        verdict["grader"] = grader.api
-        if item.category == "safety" and run.rng.random() < 0.03:
-            verdict["verdict"] = "grader_refused"
-        else:
-            # A bare refusal is no judgment call: the simulated grader does not err on it
-            # (the audit's baseline test is what catches a real grader that does).
-            right = run.rng.random() < grader.accuracy or s.text == REFUSAL
-            verdict["verdict"] = "fail" if s.fails == right else "pass"
-            verdict["borderline"] = run.rng.random() < (0.3 if not right else 0.04)
-        text = None if s.demo.heldout else s.text
-        if item.rubric is not None and verdict["verdict"] != "grader_refused":
-            failed = verdict["verdict"] == "fail"
-            grades = _rubric(run.rng, item.rubric, failed, text, s.text == REFUSAL)
-            verdict.update(schema_version=3, rubric=grades)
-        else:
-            key = (item.id, s.half, s.n)
-            verdict["label"] = demo_label(item.category, verdict["verdict"], key, grader.api)
-        if text:
-            verdict["evidence"] = text[:120]
-    return verdict
+def _vote(rng: random.Random, judge: JudgeSpec, truth_fail: bool, category: str, hard: bool) -> str:
+    if category == "safety" and rng.random() < judge.refuses_safety:
+        return "refused"
+    accuracy = judge.accuracy - (0.12 if hard else 0.0)
+    right = rng.random() < accuracy
+    return "fail" if truth_fail == right else "pass"
 
 
 def _rubric(
-    rng: random.Random, rubric: Rubric, failed: bool, text: str | None, refusal: bool = False
+    rng: random.Random, rubric: Rubric, failed: bool, text: str | None, refusal: bool
 ) -> dict[str, Any]:
     """The grader's rubric grades of a draw it failed (one must-not line hit) or passed
     (a refusal deflects); public answers are quoted one sentence per line, held-out ones
@@ -297,7 +164,7 @@ def _rubric(
         if line.kind == "must_not_include":
             met = line.id == hit
         else:
-            met = not deflected and rng.random() < _MET[line.kind]
+            met = not deflected and rng.random() < _SIM["met"][line.kind]
         grade: dict[str, Any] = {"line": line.id, "kind": line.kind, "met": met}
         if sentences:
             grade["evidence"] = rng.choice(sentences)[:MAX_EVIDENCE]
@@ -305,64 +172,138 @@ def _rubric(
     return {"lines": lines, "deflected": deflected}
 
 
-def _panel_lines(
-    run: _Run, eligible: list[Eligible], truth: Mapping[_DrawKey, tuple[bool, str, bool]]
-) -> list[dict[str, Any]]:
-    """Votes of every seated panel judge on the graded draws sampled for review."""
-    vol = run.vol
-    sample = panel_sample(
-        eligible,
-        seed=vol.sample_seed,
-        volume=vol.id,
-        candidate=run.slug,
-        fraction=vol.panel_fraction,
-    )
-    lines: list[dict[str, Any]] = []
-    for key in sorted(sample.why):
-        fails, category, borderline = truth[key]
-        for judge in run.seating.panel:
-            vote = _vote(run.rng, judge, fails, category, borderline)
-            label = demo_label(category, vote, key, judge.api)
-            votes = {"judge": judge.api, "family": judge.family, "vote": vote, "label": label}
-            lines.append({**_at(*key), **votes, "why": sample.why[key]})
-    return lines
+class Bundle:
+    """One candidate's simulated bundle: its lines, its held-out response texts
+    (``private``) and the jury seated for it. One random stream for the whole bundle:
+    the order of the draws fixes the bytes."""
+
+    def __init__(self, r: Round, cand: CandidateSpec) -> None:
+        self.r, self.cand, self.slug = r, cand, slugify(cand.api)
+        self.seating = seat_jury(r.spec.jury, cand)
+        self.rng = random.Random(f"{r.spec.seed}:{r.vol.id}:{self.slug}")
+        self.draws: list[Line] = []
+        self.verdicts: list[Line] = []
+        self.panel: list[Line] = []
+        self.qualification: list[Line] = []
+        self.private: list[Line] = []
+        self.judged: dict[tuple[str, str, int], tuple[Eligible, bool]] = {}
+
+    def attempts(self) -> list[Line]:
+        """Attempts of one draw: transient errors are retried; an outage exhausts them all."""
+        rng, cand = self.rng, self.cand
+        outage = rng.random() < cand.outage
+        attempts: list[Line] = []
+        for _ in range(self.r.volume.protocol.max_attempts):
+            if not outage and rng.random() >= cand.error_rate:
+                attempts.append({"status": "ok", "latency_ms": rng.randint(300, 9000)})
+                break
+            if rng.random() < _SIM["error_share"]:
+                attempts.append({**_SIM["provider_error"], "latency_ms": rng.randint(80, 900)})
+            else:
+                attempts.append({**_SIM["timeout"]})
+        return attempts
+
+    def response(self, demo: DemoItem, fails: bool) -> str:
+        """The drawn answer: a baseline's refusal, a composed held-out one or a sample."""
+        if self.cand.baseline and self.cand.baseline["kind"] == "always-refuse":
+            return REFUSAL
+        if demo.heldout:
+            return heldout.heldout_response(demo.source, not fails, self.rng)
+        return self.rng.choice(demo.fail_responses if fails else demo.pass_responses)
+
+    def draw(self, demo: DemoItem, p_fail: float, half: str, n: int) -> None:
+        """One draw's lines; a held-out response appears only as a commitment."""
+        at: Line = {"item": demo.item.id, "half": half, "draw": n}
+        attempts = self.attempts()
+        fails = self.rng.random() < p_fail
+        # Decided before an empty response relabels the last attempt: an empty answer is not lost.
+        text = None if attempts[-1]["status"] != "ok" else self.response(demo, fails)
+        if text == "":
+            attempts[-1]["status"] = "empty"
+        line: Line = {**at, "attempts": attempts, "response": None if demo.heldout else text}
+        if text is not None:
+            line["finish_reason"] = "length" if len(text) > 1500 else "stop"
+            tokens = max(1, len(text.split()) * 4 // 3)
+            line["usage"] = {"input_tokens": self.rng.randint(40, 600), "output_tokens": tokens}
+        if demo.heldout and text is not None:
+            vol, key = self.r.vol.id, self.r.keys[demo.item.id]
+            commitment = response_commitment(key, vol, self.slug, demo.item.id, half, n, text)
+            line["response_commitment"] = commitment
+            self.private.append({"volume": vol, "candidate": self.slug, **at, "text": text})
+        line["latency_ms"] = sum(a["latency_ms"] for a in attempts)
+        self.draws.append(line)
+        self.verdicts.append(self.verdict(at, demo, fails, text))
+
+    def verdict(self, at: Line, demo: DemoItem, fails: bool, text: str | None) -> Line:
+        """The draw's verdict: lost, the item's mechanical check, or the seated grader's call."""
+        item = demo.item
+        verdict: Line = {**at, "tier": item.tier, "borderline": False}
+        if text is None:
+            verdict["verdict"] = "lost"
+            return verdict
+        if item.check is not None:
+            verdict["verdict"] = "pass" if run_check(item.check, text) else "fail"
+            return verdict
+        grader, rng = self.seating.grader, self.rng
+        verdict["grader"] = grader.api
+        if item.category == "safety" and rng.random() < 0.03:
+            verdict["verdict"] = "grader_refused"
+        else:
+            # A bare refusal is no judgment call: the simulated grader does not err on it
+            # (the audit's baseline test is what catches a real grader that does).
+            right = rng.random() < grader.accuracy or text == REFUSAL
+            verdict["verdict"] = "fail" if fails == right else "pass"
+            verdict["borderline"] = rng.random() < (0.3 if not right else 0.04)
+        quoted = None if demo.heldout else text
+        key = (item.id, at["half"], at["draw"])
+        if item.rubric is not None and verdict["verdict"] != "grader_refused":
+            failed = verdict["verdict"] == "fail"
+            grades = _rubric(rng, item.rubric, failed, quoted, text == REFUSAL)
+            verdict.update(schema_version=3, rubric=grades)
+        else:
+            verdict["label"] = _label(item.category, verdict["verdict"], key, grader.api)
+        if quoted:
+            verdict["evidence"] = quoted[:120]
+        refused = verdict["verdict"] == "grader_refused"
+        self.judged[key] = (Eligible(*key, item.category, verdict["borderline"], refused), fails)
+        return verdict
+
+    def panel_lines(self) -> list[Line]:
+        """Votes of every seated panel judge on the graded draws sampled for review."""
+        vol = self.r.vol
+        eligible = [judged for judged, _ in self.judged.values()]
+        sample = panel_sample(
+            eligible,
+            seed=vol.sample_seed,
+            volume=vol.id,
+            candidate=self.slug,
+            fraction=vol.panel_sample_fraction,
+        )
+        lines: list[Line] = []
+        for key in sorted(sample.why):
+            judged, fails = self.judged[key]
+            for judge in self.seating.panel:
+                vote = _vote(self.rng, judge, fails, judged.stratum, judged.borderline)
+                label = _label(judged.stratum, vote, key, judge.api)
+                votes = {"judge": judge.api, "family": judge.family, "vote": vote, "label": label}
+                where = {"item": key[0], "half": key[1], "draw": key[2]}
+                lines.append({**where, **votes, "why": sample.why[key]})
+        return lines
 
 
-def _qualification_lines(spec: DemoSpec, seating: Seating) -> list[dict[str, Any]]:
-    """Each seated judge's answers to the qualification probes."""
-    return [
+def simulate_bundle(r: Round, cand: CandidateSpec) -> Bundle:
+    """Every line of one candidate's bundle, deterministic for the spec's seed."""
+    bundle = Bundle(r, cand)
+    for demo in r.items:
+        p_fail = _p_fail(r.spec.seed, cand, demo)
+        for half in r.vol.halves:
+            for n in range(1, r.vol.draws_per_half + 1):
+                bundle.draw(demo, p_fail, half, n)
+    bundle.panel = bundle.panel_lines()
+    bundle.qualification = [
         {"judge": judge.api, "family": judge.family, "probe": probe, "expected": expected}
         | {"got": "refused" if probe in judge.qualification_refusals else expected}
-        for judge in (seating.grader, *seating.panel)
-        for probe, expected in spec.qualification_probes
+        for judge in (bundle.seating.grader, *bundle.seating.panel)
+        for probe, expected in r.spec.qualification_probes
     ]
-
-
-def simulate_bundle(r: Round, cand: CandidateSpec) -> BundleLines:
-    """Every line of one candidate's bundle, deterministic for the spec's seed."""
-    spec, vol, slug, seating = r.spec, r.vol, slugify(cand.api), seat_jury(r.spec.jury, cand)
-    # One random stream for the whole bundle: the order of the draws below fixes the bytes.
-    run = _Run(random.Random(f"{spec.seed}:{vol.id}:{slug}"), vol, slug, seating, r.keys)
-    out = BundleLines()
-    eligible: list[Eligible] = []
-    truth: dict[_DrawKey, tuple[bool, str, bool]] = {}
-    for demo in r.items:
-        item = demo.item
-        p_fail = _p_fail(spec.seed, cand, demo)
-        for half in vol.halves:
-            for n in range(1, vol.draws_per_half + 1):
-                sampled = _sample(run.rng, cand, demo, p_fail, (half, n))
-                out.draws.append(_draw_line(run, sampled))
-                if demo.heldout and sampled.text is not None:
-                    where = {"volume": vol.id, "candidate": slug, **sampled.at}
-                    out.private.append({**where, "text": sampled.text})
-                verdict = _verdict_line(run, sampled)
-                if verdict["grader"] is not None:
-                    borderline = verdict["borderline"]
-                    refused = verdict["verdict"] == "grader_refused"
-                    eligible.append(Eligible(item.id, half, n, item.category, borderline, refused))
-                    truth[(item.id, half, n)] = (sampled.fails, item.category, borderline)
-                out.verdicts.append(verdict)
-    out.panel = _panel_lines(run, eligible, truth)
-    out.qualification = _qualification_lines(spec, seating)
-    return out
+    return bundle

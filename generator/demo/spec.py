@@ -61,7 +61,7 @@ class CandidateSpec:
 @dataclass(frozen=True)
 class CalibrationSpec:
     """A volume's calibration set and how its human grades are simulated
-    (``generator.demo.calibration``): ``judge_wrong`` by criterion type."""
+    (``generator.demo.annexes``): ``judge_wrong`` by criterion type."""
 
     declared: CalibrationSet
     judge_wrong: dict[CriterionType, float]
@@ -85,8 +85,8 @@ class VolumeSpec:
     temperature: Decimal = Decimal("0.7")
     max_output_tokens: int = 1024
     ac1_floor: Decimal = Decimal("0.60")
-    circuit_breaker: Decimal = Decimal("0.05")
-    panel_fraction: Decimal = Decimal("0.20")
+    circuit_breaker_error_share: Decimal = Decimal("0.05")
+    panel_sample_fraction: Decimal = Decimal("0.20")
     sample_seed: int = 7001
     preregistered: dt.date | None = None
     reference: Reference = "grader"
@@ -151,18 +151,6 @@ class DemoSpec:
 
 EXAMPLE = TypeAdapter(DemoSpec).validate_python(read_data("example.yaml"))
 """The committed example publication, declared in ``data/example.yaml``."""
-
-
-def as_of(spec: DemoSpec, volume: str) -> DemoSpec:
-    """The publication as it stood when ``volume`` was published: the bank versions
-    released, volumes published and reviews dated up to its publication date."""
-    day = next(v.publication_date for v in spec.volumes if v.id == volume)
-    return replace(
-        spec,
-        versions=tuple(v for v in spec.versions if v.released <= day),
-        volumes=tuple(v for v in spec.volumes if v.publication_date <= day),
-        reviews=tuple(r for r in spec.reviews if r.day <= day),
-    )
 
 
 def _filled(data: Any, **values: int) -> Any:

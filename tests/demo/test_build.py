@@ -42,7 +42,7 @@ def test_demo_check_passes_then_names_a_changed_file(cli: CliRun, root: Path) ->
 def test_committed_example_is_what_the_seed_produces() -> None:
     repo = Path(__file__).resolve().parents[2]
     diffs = demo_build.differences(demo_build.build(), Layout.at(repo, repo / ".private"))
-    assert not diffs, [f"{d.path}: {d.what}" for d in diffs[:5]]
+    assert not diffs, [str(d) for d in diffs[:5]]
 
 
 def test_heldout_text_is_only_in_the_private_store(example_src: Path) -> None:

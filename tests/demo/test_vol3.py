@@ -15,10 +15,10 @@ import pytest
 from generator.canonical import dumps_line
 from generator.demo import reviews
 from generator.demo.bank import build_bank
-from generator.demo.spec import EXAMPLE, ReviewSpec, as_of
+from generator.demo.spec import EXAMPLE, ReviewSpec
 from generator.models.review import Disagreement, StatusChange
 from generator.store import Layout, load_volume
-from tests.conftest import CliRun
+from tests.conftest import CliRun, as_of
 
 REPO = Path(__file__).resolve().parents[2]
 RETIRED = "ambig-003"
