@@ -5,18 +5,27 @@ from __future__ import annotations
 import os
 import subprocess
 from pathlib import Path
+from typing import Any
 
 TIMEOUT = 120
 
 
 def run(root: Path, *args: str) -> subprocess.CompletedProcess[str] | None:
-    """``git -C root ARGS…``; None when git is missing or times out."""
+    """``git -C root ARGS…`` with text output; None when git is missing or times out."""
+    return _git(root, args, text=True)
+
+
+def _git(
+    root: Path, args: tuple[str, ...], *, text: bool
+) -> subprocess.CompletedProcess[Any] | None:
+    """``git -C root ARGS…`` without optional locks, in the C locale; None when git is
+    missing or times out."""
     env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C"}
     try:
         return subprocess.run(
             ["git", "-C", str(root), *args],
             capture_output=True,
-            text=True,
+            text=text,
             check=False,
             timeout=TIMEOUT,
             env=env,
@@ -59,15 +68,7 @@ def last_commit_touching(root: Path, paths: list[str]) -> str | None:
 def file_at(root: Path, commit: str, rel: str) -> bytes | None:
     """The bytes of ``rel`` (relative to ``root``) in ``commit``, or None (no such
     commit or file, or no git)."""
-    env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C"}
-    try:
-        done = subprocess.run(
-            ["git", "-C", str(root), "show", f"{commit}:./{rel}"],
-            capture_output=True,
-            check=False,
-            timeout=TIMEOUT,
-            env=env,
-        )
-    except (OSError, subprocess.SubprocessError):
+    done = _git(root, ("show", f"{commit}:./{rel}"), text=False)
+    if done is None:
         return None
     return done.stdout if done.returncode == 0 else None
