@@ -46,6 +46,8 @@ from generator.store.jsonl import Problems, load_document
 from generator.store.paths import (
     ARCHIVES_FOLDER,
     BANK,
+    BANK_LEDGERS,
+    BANK_SOURCES,
     BUILT_MANIFEST,
     BUNDLES,
     DOWNLOADS,
@@ -78,25 +80,10 @@ SITE_PLACES = (
 with it and ``verify`` reads a built site through it, so the two never disagree."""
 SHIPPED_REGISTRIES = (FIGURES_REGISTRY, FINGERPRINT_REGISTRY, RELEASE_LEDGER)
 """The files of ``figures/`` a built site ships (``downloads.json`` is the publisher's)."""
-COPIED_AT_BUILD = (f"{BUNDLES}/",)
-"""Root folders whose downloads copies (``site_src/downloads/<folder>``) are written by
-every site build from the originals and never committed (a root keeps each file once):
-a root without a built site checks their ``SHA256SUMS`` lines against the originals."""
 MADE_AT_BUILD = (f"{ARCHIVES_FOLDER}/",)
-"""Download folders whose files every site build makes from root files (each volume's
-bundle archive, from ``bundles/``) and never commits: a root without them has their
-``SHA256SUMS`` lines checked by rebuilding them (``generator.verify_derived``)."""
-UNSEALED = (
-    f"{SITE_SRC}/assets",
-    f"{DOWNLOADS}/{ARCHIVES_FOLDER}",
-    f"{DOWNLOADS}/{BUNDLES}",
-    f"{SITE_SRC}/overrides",
-)
-"""Folders of ``site_src/`` every site build writes from elsewhere — the tool's own theme
-files, the copies of ``COPIED_AT_BUILD``, the archives of ``MADE_AT_BUILD`` — and git
-ignores, so a clean clone has none of them: the site manifest lists their built copies
-under ``site/``, not these, and they are neither missing from a clean clone nor extra to a
-built one."""
+"""Download folders every site build fills from root files (each volume's bundle archive)
+and git never holds: a root without them has their ``SHA256SUMS`` lines checked by
+rebuilding them (``generator.verify_derived``)."""
 
 
 def site_path(rel: str) -> str | None:
@@ -111,15 +98,46 @@ def site_path(rel: str) -> str | None:
     return None
 
 
+def download_name(rel: str) -> str:
+    """The name inside ``downloads/`` of a root file the site ships there."""
+    place = site_path(rel)
+    if place is None or not place.startswith(f"{DOWNLOADS_FOLDER}/"):
+        raise ValueError(f"{rel} is not shipped under {DOWNLOADS_FOLDER}/")
+    return place.removeprefix(f"{DOWNLOADS_FOLDER}/")
+
+
+COPIED_AT_BUILD = {
+    download_name(rel): rel
+    for rel in (*BANK_SOURCES, *BANK_LEDGERS, f"{BUNDLES}/", *SHIPPED_REGISTRIES)
+}
+"""Download name -> root original of every download that is a byte copy of a root file
+(``/``-ended: a folder). Every site build writes the copies and git never holds them (a
+root keeps each file once): a root without them checks their ``SHA256SUMS`` lines
+against the originals."""
+UNSEALED = (
+    f"{SITE_SRC}/assets",
+    f"{DOWNLOADS}/{ARCHIVES_FOLDER}",
+    *(f"{DOWNLOADS}/{name}".removesuffix("/") for name in COPIED_AT_BUILD),
+    f"{SITE_SRC}/overrides",
+)
+"""What of ``site_src/`` every site build writes from elsewhere (the tool's theme files,
+the copies of ``COPIED_AT_BUILD``, the archives of ``MADE_AT_BUILD``) and git ignores, so
+a clean clone has none of it: the site manifest lists the built copies under ``site/``,
+not these, which are neither missing from a clean clone nor extra to a built one."""
+
+
 def unsealed(rel: str) -> bool:
-    """Whether the root file ``rel`` lies in a folder the manifest leaves out (UNSEALED)."""
-    return any(rel.startswith(f"{folder}/") for folder in UNSEALED)
+    """Whether the root file ``rel`` is one the manifest leaves out (UNSEALED)."""
+    return any(rel == place or rel.startswith(f"{place}/") for place in UNSEALED)
 
 
 def copy_source(name: str) -> str | None:
     """The root original of download ``name`` when its copy is written at build time
-    (``bundles/…`` keeps its root-relative name), else None."""
-    return name if name.startswith(COPIED_AT_BUILD) else None
+    (``COPIED_AT_BUILD``), else None."""
+    for copy, original in COPIED_AT_BUILD.items():
+        if name == copy or (copy.endswith("/") and name.startswith(copy)):
+            return original + name.removeprefix(copy)
+    return None
 
 
 def made_at_build(name: str) -> bool:
@@ -138,14 +156,6 @@ def sums_places(name: str, *, built: bool) -> list[str]:
     if source is None and not made_at_build(name):
         return [copy]
     return ([source] if source else []) + ([copy] if built else [])
-
-
-def download_name(rel: str) -> str:
-    """The name inside ``downloads/`` of a root file the site ships there."""
-    place = site_path(rel)
-    if place is None or not place.startswith(f"{DOWNLOADS_FOLDER}/"):
-        raise ValueError(f"{rel} is not shipped under {DOWNLOADS_FOLDER}/")
-    return place.removeprefix(f"{DOWNLOADS_FOLDER}/")
 
 
 class SiteLayout(Layout):

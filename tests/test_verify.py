@@ -22,7 +22,7 @@ from generator.canonical import dumps
 from generator.cli import main
 from generator.hashing import sha256_file
 from generator.models.release import Release, SiteManifest
-from generator.release import sign
+from generator.release import UNSEALED, download_name, sign
 from generator.trust import pem_fingerprint
 from tests.factories import git_commit_all, stand_in_pdfs
 from tests.test_publish import VOLUMES, publication_root
@@ -237,13 +237,7 @@ def test_stripped_signatures_and_key_are_a_downgrade(pub: Path, keys: dict[str, 
     )
 
 
-BUILT = (
-    "site",
-    "site_src/downloads/bundles",
-    "site_src/downloads/archives",
-    "site_src/overrides",
-    "site_src/assets",
-)
+BUILT = ("site", *UNSEALED)
 """What every site build writes and the repository's .gitignore leaves out of a clone."""
 BUNDLE = "bundles/vol-001/volume.yaml"
 ARCHIVE = "downloads/archives/vol-002_bundles.tar.gz"
@@ -282,7 +276,7 @@ def test_a_clean_clone_checks_and_publishes_with_its_archives_made_again(
     build writes): check passes, publish makes the archives again byte for byte and leaves
     the committed tree as it was published."""
     ignore = pub / ".gitignore"
-    ignore.write_text(ignore.read_text("utf-8") + "".join(f"/{f}/\n" for f in BUILT), "utf-8")
+    ignore.write_text(ignore.read_text("utf-8") + "".join(f"/{f}\n" for f in BUILT), "utf-8")
     git(pub, "rm", "-r", "-q", "--cached", *BUILT[1:])
     git_commit_all(pub, "build outputs are not committed")
     clone = tmp_path / "clone"
@@ -303,11 +297,19 @@ def test_a_clean_clone_checks_and_publishes_with_its_archives_made_again(
     assert verify(clone, *trusted(keys)).exit_code == 0
 
 
+def _unbuild(pub: Path) -> None:
+    """Remove what every site build writes: the root as a clean clone has it."""
+    for place in BUILT:
+        if (pub / place).is_dir():
+            shutil.rmtree(pub / place)
+        else:
+            (pub / place).unlink()
+
+
 def test_a_clean_clone_verifies_and_checks_the_bundles_against_bundles(
     pub: Path, keys: dict[str, Path]
 ) -> None:
-    for folder in BUILT:
-        shutil.rmtree(pub / folder)
+    _unbuild(pub)
     ok = verify(pub, *trusted(keys))
     assert ok.exit_code == 0, ok.stderr
     assert "site/ is not built here" in ok.stderr
@@ -316,6 +318,49 @@ def test_a_clean_clone_verifies_and_checks_the_bundles_against_bundles(
     assert bad.exit_code == 1
     assert f"{BUNDLE}: does not match its SHA256SUMS line [integrity]" in bad.stderr
     assert f"{BUNDLE}: differs from {RELEASE} [integrity]" in bad.stderr
+
+
+COPIES = ("bank/public.jsonl", "bank/status.jsonl", "figures/fingerprints.json")
+"""Root files the downloads copy (``release.COPIED_AT_BUILD``), each as a build ships it."""
+
+
+@pytest.mark.parametrize("original", COPIES)
+def test_a_clean_clone_checks_the_downloads_copies_against_their_originals(
+    pub: Path, keys: dict[str, Path], original: str
+) -> None:
+    """A clean clone has none of the copies: each one's SHA256SUMS line is checked against
+    the root's original, and a tampered original is named against it."""
+    name = download_name(original)
+    assert (pub / "site_src/downloads" / name).read_bytes() == (pub / original).read_bytes()
+    _unbuild(pub)
+    assert not (pub / "site_src/downloads" / name).exists()
+    ok = verify(pub, *trusted(keys))
+    assert ok.exit_code == 0, ok.stderr
+    (pub / original).write_bytes((pub / original).read_bytes() + b"\n")
+    bad = verify(pub, *trusted(keys))
+    assert bad.exit_code == 1
+    assert f"{original}: does not match its SHA256SUMS line [integrity]" in bad.stderr
+
+
+@pytest.mark.parametrize("original", COPIES)
+def test_a_tampered_copy_of_a_root_file_is_named_in_a_built_root_and_site(
+    pub: Path, keys: dict[str, Path], original: str
+) -> None:
+    """Built, the copies are checked too (against SHA256SUMS; in site/, also against the
+    manifest), while the originals still verify."""
+    name = download_name(original)
+    for copy in (f"site_src/downloads/{name}", f"site/downloads/{name}"):
+        (pub / copy).write_bytes((pub / copy).read_bytes() + b"\n")
+    bad = verify(pub, *trusted(keys))
+    assert bad.exit_code == 1
+    assert f"site_src/downloads/{name}: does not match its SHA256SUMS line [integrity]" in (
+        bad.stderr
+    )
+    assert f"site/downloads/{name}: differs from the site manifest [integrity]" in bad.stderr
+    assert not [line for line in bad.stderr.splitlines() if line.startswith(f"{original}:")]
+    site = verify(pub, str(pub / "site"), *trusted(keys))
+    assert site.exit_code == 1
+    assert f"downloads/{name}: does not match its SHA256SUMS line [integrity]" in site.stderr
 
 
 PAGES = (

@@ -26,25 +26,22 @@ from generator.errors import Problem, UsageError
 from generator.lock import LOCK_FILE
 from generator.models.bank import BankManifest
 from generator.models.volume import DEFAULT_MIN_ITEMS
+from generator.release import UNSEALED
 from generator.site.config import mkdocs_yaml, root_settings
 from generator.store.paths import BANK, BUNDLES, SITE_SRC, Layout
 
 PAGES = Path(__file__).with_name("pages")
 VOLUME_TEMPLATE = Path(__file__).with_name("volume.yaml")
-GITIGNORE = """\
+GITIGNORE = Template("""\
 # Written by `probepress init`.
 # The private store: held-out texts, held-out responses and the bank secret. Never
 # commit it (keep a backup elsewhere: without it the commitments cannot be opened).
 /.private/
-# Built by `probepress site`; the theme files it writes come from the tool itself, the
-# bundles' copies and archives from bundles/ (figures/downloads.json records the bytes
-# each archive was published as).
+# Built by `probepress site`, and what it writes under site_src/ from elsewhere: the
+# tool's theme files, the downloads that copy bank/, figures/ and bundles/, and each
+# volume's bundle archive (figures/downloads.json records the bytes it was published as).
 /site/
-/site_src/overrides/
-/site_src/assets/
-/site_src/downloads/bundles/
-/site_src/downloads/archives/
-# probepress's writer lock and temporary files.
+$built# probepress's writer lock and temporary files.
 .probepress-*
 # Tool folders.
 .venv/
@@ -53,7 +50,7 @@ __pycache__/
 .pytest_cache/
 .mypy_cache/
 .ruff_cache/
-"""
+""").substitute(built="".join(f"/{place}\n" for place in UNSEALED))
 BANK_HEADER = """\
 # bank/bank.yaml: the bank's name, licence, categories and versions (`probepress init`).
 # Add items with `probepress import items FILE`; a category is an id (lower-case words

@@ -10,9 +10,10 @@ public key), which are listed but otherwise left alone. The site manifest, writt
 site is built and covering this folder, is the one file SHA256SUMS does not list. Every copy
 is named by ``generator.release.site_path``, the plan ``verify`` reads a site back with.
 
-The bundles' copies (``bundles/``, ``release.COPIED_AT_BUILD``) and each volume's bundle
-archive (``archives/``, ``release.MADE_AT_BUILD``) are written here by every build from
-``bundles/``, which alone is committed: both folders are git-ignored and left out of the
+Every download that is a byte copy of a root file (the bank's files, the registries, the
+bundles: ``release.COPIED_AT_BUILD``) and each volume's bundle archive (``archives/``,
+``release.MADE_AT_BUILD``) is written here by every build from the root's originals,
+which alone are committed: the copies and archives are git-ignored and left out of the
 site manifest, which covers the built site's copies instead.
 """
 
@@ -30,7 +31,14 @@ from generator.schema import schemas
 from generator.site import archive, tidy
 from generator.site.published import Publication
 from generator.store.bank import Bank
-from generator.store.paths import BANK, BUNDLES, DOWNLOADS, MANIFEST_FILE, SUMS_FILE
+from generator.store.paths import (
+    BANK_LEDGERS,
+    BANK_SOURCES,
+    BUNDLES,
+    DOWNLOADS,
+    MANIFEST_FILE,
+    SUMS_FILE,
+)
 from generator.store.volume import VolumeData
 
 OWN = {SUMS_FILE, "index.md", "changelog.md", "dictionary.md"}
@@ -94,15 +102,14 @@ def plan(
     # metadata and keyed commitments only), so ``probepress verify`` can recompute every figure from
     # the downloads alone.
     # Named through release.site_path: the plan ``verify`` reads a built site back with.
-    for name in ("bank.yaml", "public.jsonl", "heldout_index.jsonl"):
-        rel = f"{BANK}/{name}"
+    for rel in BANK_SOURCES:
         files.append(Download(release.download_name(rel), (root / rel).read_bytes(), "sources"))
     # The append-only ledgers: each item's climbs and reviewers' disagreements since its
     # bank file froze it (public: ids, statuses, names, dates, public items' notes).
-    for path in (pub.layout.status_ledger, pub.layout.disagreement_ledger):
-        if path.is_file():
-            rel = pub.layout.rel(path)
-            files.append(Download(release.download_name(rel), path.read_bytes(), "sources"))
+    for rel in BANK_LEDGERS:
+        if (root / rel).is_file():
+            data = (root / rel).read_bytes()
+            files.append(Download(release.download_name(rel), data, "sources"))
     for rel in release.SHIPPED_REGISTRIES:
         source = root / rel
         if source.is_file():

@@ -51,6 +51,11 @@ SCHEMAS = f"{DOWNLOADS}/schemas"
 ARCHIVES_FOLDER = "archives"
 """Folder of the downloads holding each volume's bundle archive, which every site build
 makes from ``bundles/`` (never committed)."""
+BANK_SOURCES = tuple(f"{BANK}/{n}" for n in ("bank.yaml", "public.jsonl", "heldout_index.jsonl"))
+"""The bank as the figures cite it (its manifest, public items and held-out index: ids,
+metadata and keyed commitments), shipped so ``verify`` can recompute every figure."""
+BANK_LEDGERS = (f"{BANK}/status.jsonl", f"{BANK}/disagreements.jsonl")
+"""The bank's append-only ledgers (``Layout.status_ledger``, ``disagreement_ledger``)."""
 FIGURES_REGISTRY = f"{FIGURES}/figures.json"
 """The figures registry: every published number, by figure id."""
 FINGERPRINT_REGISTRY = f"{FIGURES}/fingerprints.json"

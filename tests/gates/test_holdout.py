@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 import threading
 import unicodedata
@@ -16,6 +17,7 @@ from click.testing import Result
 
 from generator.gates import holdout
 from generator.gates.base import GateContext
+from generator.init import GITIGNORE
 from generator.leaks import LeakConfig
 from generator.store import Layout
 from generator.store.volume import load_volume
@@ -66,6 +68,27 @@ def test_a_tracked_file_in_a_tool_folder_is_scanned(cli: CliRun, root: Path) -> 
     assert result.exit_code == 1
     assert [(f[0], f[1], f[2]) for f in _findings(report)] == [
         ("leak-prompt", ".cache/notes.txt", 1)
+    ]
+
+
+def test_a_leak_in_a_git_ignored_copy_among_the_downloads_is_found(cli: CliRun, root: Path) -> None:
+    """The downloads' copies of root files are written at build time and git ignores them
+    (init's .gitignore, as the repository's): what is published is scanned all the same."""
+    (root / ".gitignore").write_text(GITIGNORE, "utf-8")
+    row = _heldout(root)
+    copy = root / "site_src" / "downloads" / "figures.json"
+    copy.parent.mkdir(parents=True, exist_ok=True)
+    copy.write_text(json.dumps({"note": row["prompt"]}) + "\n", "utf-8")
+    result, report = _gate(cli, root)
+    tracked = subprocess.run(
+        ["git", "-C", str(root), "ls-files", "--", "site_src/downloads/figures.json"],
+        capture_output=True,
+        check=True,
+    )
+    assert tracked.stdout == b""  # committed nothing: ignored, yet published
+    assert result.exit_code == 1
+    assert [(f[0], f[1]) for f in _findings(report)] == [
+        ("leak-prompt", "site_src/downloads/figures.json")
     ]
 
 

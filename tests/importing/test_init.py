@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import stat
+import subprocess
 from pathlib import Path
 
 import yaml
@@ -11,6 +12,7 @@ from click.testing import CliRunner
 from generator.cli import main
 from generator.init import volume_skeleton
 from generator.models.volume import DEFAULT_MIN_ITEMS, Volume
+from generator.release import COPIED_AT_BUILD, UNSEALED
 from generator.site.config import EXAMPLE, mkdocs_yaml
 from generator.site.figrefs import citations
 from generator.store.jsonl import Problems, load_document
@@ -44,6 +46,30 @@ def test_init_writes_a_root_whose_site_builds_strict(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert (root / "site" / "index.html").is_file()
     assert "unknown figure" not in result.output
+
+
+def test_inits_gitignore_leaves_out_everything_a_site_build_writes(tmp_path: Path) -> None:
+    """The theme, every download that copies a root file (release.COPIED_AT_BUILD) and the
+    archives are written by each build: a new root never commits them, nor the site."""
+    root = tmp_path / "bank"
+    init(root, "safety")
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    files = {f"site_src/downloads/{n}" for n in COPIED_AT_BUILD if not n.endswith("/")}
+    assert files <= set(UNSEALED)
+    probes = sorted(p if p in files else f"{p}/x" for p in (*UNSEALED, "site"))
+    found = subprocess.run(
+        ["git", "-C", str(root), "check-ignore", "--no-index", "--", *probes],
+        capture_output=True,
+        check=True,
+    )
+    assert sorted(found.stdout.decode("utf-8").splitlines()) == probes
+    kept = ["site_src/downloads/SHA256SUMS", "site_src/downloads/bank_v1_public.jsonl"]
+    unignored = subprocess.run(
+        ["git", "-C", str(root), "check-ignore", "--no-index", "--", *kept],
+        capture_output=True,
+        check=False,
+    )
+    assert unignored.returncode == 1 and unignored.stdout == b""
 
 
 def test_init_refuses_a_non_empty_directory(tmp_path: Path) -> None:
