@@ -57,6 +57,9 @@ _GRID = np.linspace(-16.0, 24.0, 54)
 _PRECISION_BITS = 42  # a grid step is 0.75 in log-lambda; 2**-42 of it is far below 1e-12
 _MAX_SECTIONS = 15
 _WORKING_SET = 1_000_000  # array elements evaluated per numpy call
+# Cell values a search call evaluates at least (when there are that many): below it numpy's
+# per-call overhead dominates; above it, points beyond a row's answer are wasted work.
+_SMALLEST_CALL = 100_000
 
 
 def constrained_rates(mu: FloatArray, k: FloatArray, n: FloatArray) -> FloatArray:
@@ -185,6 +188,7 @@ class _Cells:
             self.weights, self.k, self.n = distinct[:, 0], distinct[:, 1], distinct[:, 2]
             self.multiplier = distinct[:, -1] if pooled is not None else self.weights
             self.inverse = inverse.reshape(rows, cells)
+            self.where = self.inverse + np.arange(rows, dtype=np.int64)[:, None] * len(distinct)
         elif pooled is not None:
             self.weights, self.k, self.n = weights, pooled.k, pooled.n
             self.multiplier = pooled.multiplier
@@ -201,9 +205,10 @@ class _Cells:
             return values[rows] if values.ndim == 2 else values  # per row, or shared
 
         where = None
-        if self.gathered:
-            inverse = self.inverse[rows]
-            where = inverse + np.arange(len(inverse), dtype=np.int64)[:, None] * self.k.size
+        if self.gathered and isinstance(rows, slice):
+            where = self.where
+        elif self.gathered and not isinstance(rows, slice):
+            where = self.inverse[rows] + np.arange(rows.size, dtype=np.int64)[:, None] * self.k.size
         return _RowCells(
             weights=chosen(self.weights),
             k=chosen(self.k),
@@ -290,7 +295,7 @@ def _score_bounds(
             limits.append(estimate)
             continue
         log_lam, unbounded = _outermost_crossing(
-            partial(search.outside, side=side), estimate.size, block * estimate.size, sections
+            partial(search.outside, side=side), (estimate.size, cells), block, sections
         )
         lam = side * scale[:, None] * np.exp(log_lam)[:, None]
         theta = np.sum(weights * constrained_rates(lam * multiplier, cell_k, cell_n), axis=-1)
@@ -324,45 +329,53 @@ _IsOutside = Callable[[FloatArray, "Rows"], npt.NDArray[np.bool_]]
 
 
 def _outermost_crossing(
-    is_outside: _IsOutside, rows: int, working: int, sections: int
+    is_outside: _IsOutside, shape: tuple[int, int], block: int, sections: int
 ) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
     """Largest log-lambda still inside the interval, and where the grid never left it.
 
     The grid brackets the outermost inside-to-outside change; the bracket is then cut into
     sections (plain bisection for big batches, where each evaluation is costly) and the
-    section holding the last change is kept until it is negligibly small.
+    section holding the last change is kept until it is negligibly small. ``shape``: rows
+    and cells of the batch; ``block``: points evaluated per call for all of its rows.
     """
+    rows, cells = shape
     grid = np.broadcast_to(_GRID[:, None], (_GRID.size, rows))
-    last = _last_inside(is_outside, grid, working)
+    last = _last_inside(is_outside, grid, block * rows, cells)
     left = np.where(last >= 0, _GRID[np.maximum(last, 0)], _GRID[0] - 40.0)
     right = _GRID[np.minimum(last + 1, _GRID.size - 1)]
     fractions = (np.arange(1, sections + 1) / (sections + 1))[:, None]
     for _ in range(math.ceil(_PRECISION_BITS / math.log2(sections + 1))):
         points = left + fractions * (right - left)
-        index = _last_inside(is_outside, points, working)
+        index = _last_inside(is_outside, points, block * rows, cells)
         padded = np.concatenate([left[None], points, right[None]])
         left = np.take_along_axis(padded, (index + 1)[None], axis=0)[0]
         right = np.take_along_axis(padded, (index + 2)[None], axis=0)[0]
     return left, np.asarray(last == _GRID.size - 1)
 
 
-def _last_inside(is_outside: _IsOutside, points: FloatArray, working: int) -> npt.NDArray[np.int64]:
+def _last_inside(
+    is_outside: _IsOutside, points: FloatArray, working: int, cells: int
+) -> npt.NDArray[np.int64]:
     """Index along axis 0 of the last point inside the interval (-1 if none is), per row.
 
     Points are evaluated from the last one back, a block at a time, and a row leaves the
     evaluation at its first inside point: no earlier point can change its answer. A block
-    holds about ``working`` evaluations (its points times the rows still open), at least
-    one point.
+    is as few points as make ``_SMALLEST_CALL`` cell values for the rows still open, at
+    least one, and at most ``working`` evaluations (points times open rows).
     """
     count, rows = points.shape
     last = np.full(rows, -1, dtype=np.int64)
     open_rows: Rows = slice(None)
     left, stop = rows, count
-    while stop > 0 and left:
-        start = max(0, stop - max(1, working // left))
+    while True:
+        least = -(-_SMALLEST_CALL // (left * cells))
+        start = max(0, stop - max(1, min(least, working // left)))
         outside = is_outside(points[start:stop, open_rows], open_rows)
         index = np.arange(start, stop)[:, None]
         last[open_rows] = np.max(np.where(outside, -1, index), axis=0)
+        if start == 0:
+            return last
         open_rows = np.flatnonzero(last < 0)
         left, stop = open_rows.size, start
-    return last
+        if not left:
+            return last
