@@ -12,6 +12,8 @@ import pytest
 
 from generator.stats import narrow
 from generator.stats.differences import difference_interval, narrow_differences
+from generator.stats.gap import _cells as gap_cells
+from generator.stats.gap import contamination_gap, contamination_gaps, stratum
 from generator.stats.intervals import (
     Interval,
     narrow_interval,
@@ -120,6 +122,25 @@ def test_batched_split_halves_equal_one_call_each() -> None:
     batched = narrow_differences(sides, paired=True, confidence=0.95)
     single = [difference_interval(*s, paired=True, kind="narrow") for s in sides]
     assert [_exact(iv) for iv in batched] == [_exact(iv) for iv in single]
+
+
+def test_batched_gaps_equal_the_score_bounds_of_each() -> None:
+    """Candidates with the same strata share a search; each gap keeps its own limits."""
+    rng = np.random.default_rng(5)
+    each = []
+    for _ in range(24):
+        sizes = [(2, 3), (1, 4)] if rng.random() < 0.7 else [(3, 3)]
+        each.append(
+            [
+                stratum(f"c{i}", *_counts(rng, held), *_counts(rng, public))
+                for i, (held, public) in enumerate(sizes)
+            ]
+        )
+    for strata, gap in zip(each, contamination_gaps(each, 0.9), strict=True):
+        k, n, weights = gap_cells(strata)
+        alone = narrow.score_bounds(k, n, weights, 0.9)
+        assert (gap.narrow.lo, gap.narrow.hi) == (float(alone.lo), float(alone.hi))
+        assert _exact(gap.narrow) == _exact(contamination_gap(strata, 0.9).narrow)
 
 
 def test_batched_calls_check_their_inputs_like_single_calls() -> None:
