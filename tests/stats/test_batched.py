@@ -20,6 +20,8 @@ from generator.stats.intervals import (
     narrow_intervals,
     wide_interval,
     wide_intervals,
+    wilson,
+    wilson_intervals,
 )
 
 
@@ -141,6 +143,19 @@ def test_batched_gaps_equal_the_score_bounds_of_each() -> None:
         alone = narrow.score_bounds(k, n, weights, 0.9)
         assert (gap.narrow.lo, gap.narrow.hi) == (float(alone.lo), float(alone.hi))
         assert _exact(gap.narrow) == _exact(contamination_gap(strata, 0.9).narrow)
+
+
+def test_batched_wilson_equals_one_call_each() -> None:
+    rng = np.random.default_rng(9)
+    counts = []
+    for _ in range(200):
+        n = int(rng.integers(1, 200))
+        counts.append((int(rng.choice([0, n, rng.integers(0, n + 1)])), n))
+    assert [_exact(iv) for iv in wilson_intervals(counts, 0.9)] == [
+        _exact(wilson(k, n, 0.9)) for k, n in counts
+    ]
+    with pytest.raises(Exception, match="got k=3, n=2"):
+        wilson_intervals([(1, 2), (3, 2)])
 
 
 def test_batched_calls_check_their_inputs_like_single_calls() -> None:
