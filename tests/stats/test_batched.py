@@ -10,7 +10,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from generator.stats import narrow
+from generator.stats import narrow, paired
+from generator.stats.agreement import leniencies
 from generator.stats.differences import difference_interval, narrow_differences
 from generator.stats.gap import _cells as gap_cells
 from generator.stats.gap import contamination_gap, contamination_gaps, stratum
@@ -156,6 +157,24 @@ def test_batched_wilson_equals_one_call_each() -> None:
     ]
     with pytest.raises(Exception, match="got k=3, n=2"):
         wilson_intervals([(1, 2), (3, 2)])
+
+
+def test_batched_leniencies_equal_tango_bounds_of_each() -> None:
+    rng = np.random.default_rng(13)
+    samples = []
+    for _ in range(40):
+        size = int(rng.integers(1, 120))
+        grader = rng.random(size) < rng.random()
+        samples.append((grader, np.where(rng.random(size) < 0.2, ~grader, grader)))
+    for (grader, majority), found in zip(samples, leniencies(samples, 0.9), strict=True):
+        total = np.asarray(float(grader.size))
+        n12 = np.asarray(float(np.sum(grader & ~majority)))
+        n21 = np.asarray(float(np.sum(~grader & majority)))
+        alone = paired.tango_bounds(n12, n21, total, 0.9)
+        assert (found.lo, found.hi) == (100.0 * float(alone.lo), 100.0 * float(alone.hi))
+        assert found.points == 100.0 * float((n12 - n21) / total)
+    with pytest.raises(Exception, match="at least one draw"):
+        leniencies([([True], [False]), ([], [])])
 
 
 def test_batched_calls_check_their_inputs_like_single_calls() -> None:
