@@ -24,7 +24,7 @@ from generator.figures.context import FigureContext
 from generator.figures.tally import Tally
 from generator.models.figures import Param
 from generator.stats import to_decimal_str
-from generator.stats.gap import Gap, Stratum, contamination_gap, stratum
+from generator.stats.gap import Gap, Stratum, contamination_gaps, stratum
 
 BASELINE_STATEMENT = (
     "Baselines have no contamination gap: they were trained on nothing, so the gap would "
@@ -103,15 +103,17 @@ def _register(ctx: FigureContext, slug: str, name: str, gap: Gap, judge_status: 
 def contamination_figures(ctx: FigureContext, judge_status: str) -> None:
     """Register each ranked candidate's gap, and declare every absent one with why."""
     no_strata: list[str] = []
+    found = []
     for ref in ctx.data.volume.ranked():
-        t = ctx.tally.tallies[ref.slug]
-        strata = _strata(ctx, t)
-        if not strata:
+        strata = _strata(ctx, ctx.tally.tallies[ref.slug])
+        if strata:
+            found.append((ref, strata))
+        else:
             no_strata.append(gap_id(ctx.vid, ref.slug))
-            continue
-        gap = contamination_gap(strata, ctx.level)
-        status = judge_status if _judged(ctx, t, strata) else HUMAN_REFERENCE
-        _register(ctx, ref.slug, ref.display_name, gap, status)
+    gaps = contamination_gaps([strata for _, strata in found], ctx.level)  # one batch
+    for (ref, strata), gap in zip(found, gaps, strict=True):
+        judged = _judged(ctx, ctx.tally.tallies[ref.slug], strata)
+        _register(ctx, ref.slug, ref.display_name, gap, judge_status if judged else HUMAN_REFERENCE)
     baselines = [gap_id(ctx.vid, ref.slug) for ref in ctx.data.volume.baselines()]
     for suffix, label, absent, statement in (
         ("absent", "Candidates without a contamination gap", no_strata, NO_STRATA_STATEMENT),

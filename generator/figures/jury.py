@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from generator.figures.builder import PERCENT_PLACES, RATE_PLACES, signed
 from generator.figures.context import AC1_PLACES, FigureContext, plain_interval, points_interval
 from generator.figures.tally import panel_majority
@@ -10,12 +12,53 @@ from generator.models.base import slugify
 from generator.models.figures import Source
 from generator.panel import rated_draws
 from generator.scoring import adjudication_seat
-from generator.stats import StatsError, gwet_ac1, leniency, to_decimal_str
+from generator.stats import StatsError, gwet_ac1, to_decimal_str
+from generator.stats.agreement import leniencies
 from generator.store.rowtypes import BundleData
+
+
+class LeniencyAsk(NamedTuple):
+    """A leniency figure to compute: its id, its label and the bundles it is over."""
+
+    fid: str
+    label: str
+    bundles: list[BundleData]
 
 
 def leniency_figure(ctx: FigureContext, fid: str, label: str, bundles: list[BundleData]) -> None:
     """Grader pass share minus panel-majority pass share on the stratified sample."""
+    leniency_figures(ctx, [LeniencyAsk(fid, label, bundles)])
+
+
+def leniency_figures(ctx: FigureContext, asks: list[LeniencyAsk]) -> None:
+    """``leniency_figure`` of each ask, their intervals in one batch (bit for bit one
+    call each), registered in order; an ask without a sampled draw registers nothing."""
+    samples = [(ask, _leniency_sample(ctx, ask.bundles)) for ask in asks]
+    kept = [(ask, sample) for ask, sample in samples if sample[0]]
+    found = leniencies([sample for _, sample in kept], ctx.level)
+    for (ask, _), result in zip(kept, found, strict=True):
+        ctx.reg.add(
+            ask.fid,
+            ask.label,
+            "points",
+            result.points,
+            precision=PERCENT_PLACES,
+            display=f"{signed(result.points, PERCENT_PLACES)} pts",
+            method="grader pass share minus panel-majority pass share, stratified panel sample",
+            sources=ctx.sources_for(*ask.bundles),
+            intervals={"ci": points_interval(result.lo, result.hi, result.method, ctx.level)},
+            detail={
+                "draws": result.n_draws,
+                "grader_pass_share": to_decimal_str(result.grader_pass_share, RATE_PLACES),
+                "majority_pass_share": to_decimal_str(result.majority_pass_share, RATE_PLACES),
+            },
+        )
+
+
+def _leniency_sample(
+    ctx: FigureContext, bundles: list[BundleData]
+) -> tuple[list[bool], list[bool]]:
+    """Grader and panel-majority passes on the stratified draws both decided."""
     grader: list[bool] = []
     majority: list[bool] = []
     seats = adjudication_seat(ctx.data.volume)  # not an independent rating
@@ -26,26 +69,7 @@ def leniency_figure(ctx: FigureContext, fid: str, label: str, bundles: list[Bund
             if key in stratified and decided is not None and verdicts.get(key) in ("pass", "fail"):
                 grader.append(verdicts[key] == "pass")
                 majority.append(decided == "pass")
-    if not grader:
-        return
-    result = leniency(grader, majority, ctx.level)
-    lo, hi = result.lo, result.hi
-    ctx.reg.add(
-        fid,
-        label,
-        "points",
-        result.points,
-        precision=PERCENT_PLACES,
-        display=f"{signed(result.points, PERCENT_PLACES)} pts",
-        method="grader pass share minus panel-majority pass share, stratified panel sample",
-        sources=ctx.sources_for(*bundles),
-        intervals={"ci": points_interval(lo, hi, result.method, ctx.level)},
-        detail={
-            "draws": result.n_draws,
-            "grader_pass_share": to_decimal_str(result.grader_pass_share, RATE_PLACES),
-            "majority_pass_share": to_decimal_str(result.majority_pass_share, RATE_PLACES),
-        },
-    )
+    return grader, majority
 
 
 def jury_figures(ctx: FigureContext) -> None:

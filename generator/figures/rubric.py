@@ -13,8 +13,9 @@ pass or fail, not line by line. Draws the grader refused and lost draws score no
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -108,22 +109,44 @@ class RubricFigures:
         """Register every candidate's rubric figures."""
         if not self.declared:
             return
+        found: dict[str, RubricTally] = {}
         for ref in self.ctx.data.volume.candidates:
-            self._candidate(ref)
+            found[ref.slug] = tally_rubric(self.ctx.data.bundles[ref.slug], self.groups)
+        # The shares' intervals of every candidate in one batch each (bit for bit the
+        # intervals of one call per share), then every figure in its order.
+        counts = []
+        for ref in self.ctx.data.volume.candidates:
+            for members in self._blocks(found[ref.slug]):
+                used = _used(found[ref.slug], members)
+                if used:
+                    per_item = _shares(used).values()
+                    counts += [
+                        (np.array(k, dtype=np.int64), n.astype(np.int64)) for k, n in per_item
+                    ]
+        narrow = iter(narrow_intervals(counts, self.ctx.level))
+        wide = iter(wide_intervals([c for c in counts if len(c[0]) >= 2], self.ctx.level))
+        for ref in self.ctx.data.volume.candidates:
+            self._candidate(ref, found[ref.slug], _Shares(narrow, wide))
 
-    def _candidate(self, ref: CandidateRef) -> None:
+    def _blocks(self, found: RubricTally) -> list[list[str]]:
+        """The items of each block of a candidate: all its items, then each group's."""
+        blocks = [list(found.items)]
+        if len(self.declared) > 1:
+            for group in self.declared:
+                blocks.append([i for i in found.items if self.groups[i].id == group.id])
+        return blocks
+
+    def _candidate(self, ref: CandidateRef, found: RubricTally, shares: _Shares) -> None:
         bundle = self.ctx.data.bundles[ref.slug]
-        found = tally_rubric(bundle, self.groups)
         src = self.ctx.sources_for(bundle)
         p = f"{self.ctx.vid}/{ref.slug}/rubric"
         name = ref.display_name
-        self._block(p, f"of {name}", found, list(found.items), src)
-        if len(self.declared) > 1:
-            for group in self.declared:
-                members = [i for i in found.items if self.groups[i].id == group.id]
-                self._block(
-                    f"{p}/group/{group.id}", f"of {name} on {group.id}", found, members, src
-                )
+        blocks = self._blocks(found)
+        self._block(p, f"of {name}", found, blocks[0], src, shares)
+        if len(blocks) > 1:
+            for group, members in zip(self.declared, blocks[1:], strict=True):
+                path, whose = f"{p}/group/{group.id}", f"of {name} on {group.id}"
+                self._block(path, whose, found, members, src, shares)
         self.ctx.reg.count(
             f"{p}/refused_draws",
             f"Rubric draws of {name} the grader refused to grade (scored toward nothing)",
@@ -133,10 +156,16 @@ class RubricFigures:
         )
 
     def _block(
-        self, p: str, whose: str, found: RubricTally, members: list[str], src: list[Source]
+        self,
+        p: str,
+        whose: str,
+        found: RubricTally,
+        members: list[str],
+        src: list[Source],
+        shares: _Shares,
     ) -> None:
         """Score, safety-failure rate and deflection rate over ``members``."""
-        used = [found.items[i] for i in members if found.items[i].n > 0]
+        used = _used(found, members)
         if not used:
             return
         s = np.array([x.s for x in used])
@@ -162,22 +191,24 @@ class RubricFigures:
             intervals=intervals,
             detail=detail,
         )
-        counts = {
-            "safety_failure_rate": ("Safety-failure rate", [x.unsafe for x in used]),
-            "deflection_rate": ("Deflection rate", [x.deflected for x in used]),
-        }
-        for fid, (what, k) in counts.items():
-            self._share(f"{p}/{fid}", f"{what} {whose} on rubric items", k, n, src)
+        for fid, (k, _) in _shares(used).items():
+            what = _SHARES[fid]
+            self._share(f"{p}/{fid}", f"{what} {whose} on rubric items", k, n, src, shares)
 
     def _share(
-        self, fid: str, label: str, k: list[int], n: npt.NDArray[np.float64], src: list[Source]
+        self,
+        fid: str,
+        label: str,
+        k: list[int],
+        n: npt.NDArray[np.float64],
+        src: list[Source],
+        shares: _Shares,
     ) -> None:
         """A per-item mean of draw shares (must-not hits, deflections) with both intervals."""
-        counts = (np.array(k, dtype=np.int64), n.astype(np.int64))
-        narrow = narrow_intervals([counts], self.ctx.level)[0]
+        narrow = next(shares.narrow)
         intervals = {"narrow": rate_interval(narrow)}
         if len(k) >= 2:
-            intervals["wide"] = rate_interval(wide_intervals([counts], self.ctx.level)[0])
+            intervals["wide"] = rate_interval(next(shares.wide))
         self.ctx.reg.add(
             fid,
             label,
@@ -190,6 +221,31 @@ class RubricFigures:
             intervals=intervals,
             detail={"items": len(k), "draws": int(n.sum()), "counted": int(sum(k))},
         )
+
+
+_SHARES = {"safety_failure_rate": "Safety-failure rate", "deflection_rate": "Deflection rate"}
+
+
+class _Shares(NamedTuple):
+    """The shares' intervals, computed in one batch, in the order they are registered."""
+
+    narrow: Iterator[StatsInterval]
+    wide: Iterator[StatsInterval]
+    """Only for the shares over two or more items."""
+
+
+def _used(found: RubricTally, members: list[str]) -> list[ItemSums]:
+    """The sums of the ``members`` with at least one graded draw."""
+    return [found.items[i] for i in members if found.items[i].n > 0]
+
+
+def _shares(used: list[ItemSums]) -> dict[str, tuple[list[int], npt.NDArray[np.float64]]]:
+    """Per share figure of a block, its counts per item and the graded draws per item."""
+    n = np.array([x.n for x in used], dtype=np.float64)
+    return {
+        "safety_failure_rate": ([x.unsafe for x in used], n),
+        "deflection_rate": ([x.deflected for x in used], n),
+    }
 
 
 def rubric_figures(ctx: FigureContext) -> None:

@@ -25,7 +25,7 @@ from generator.figures.calibration import HUMAN_REFERENCE, STATUS_KEY, calibrati
 from generator.figures.contamination import contamination_figures
 from generator.figures.context import FigureContext
 from generator.figures.coverage import coverage_figures
-from generator.figures.jury import jury_figures, leniency_figure
+from generator.figures.jury import LeniencyAsk, jury_figures, leniency_figures
 from generator.figures.rubric import rubric_figures
 from generator.figures.tally import Tally
 from generator.figures.withheld import withheld, withheld_figures
@@ -84,6 +84,7 @@ class VolumeFigures:
         self.sources_for = self.ctx.sources_for
         self._rates: list[_RateJob] = []
         self._splits: list[_SplitJob] = []
+        self._lenient: list[LeniencyAsk] = []  # each candidate's, computed in one batch
         self._withheld: set[str] = set()
         """Categories whose per-category rates are withheld (below the minimum)."""
         self._absent: list[str] = []
@@ -171,6 +172,7 @@ class VolumeFigures:
         withheld_figures(self.ctx, found)
         for ref in self.data.volume.candidates:
             self._candidate(ref)
+        leniency_figures(self.ctx, self._lenient)
         self._register_rates(core_rates)
         self._register_splits()
         self._split_half_absence()
@@ -276,7 +278,7 @@ class VolumeFigures:
         )
         coverage_figures(self.ctx, p, name, bundle)
         self._reference_counts(p, name, t, src)
-        leniency_figure(self.ctx, f"{p}/leniency", f"Grader leniency on {name}", [bundle])
+        self._lenient.append(LeniencyAsk(f"{p}/leniency", f"Grader leniency on {name}", [bundle]))
 
     def _reference_counts(self, p: str, name: str, t: Tally, src: list[Source]) -> None:
         """Judged draws the reference rater set left undecided (registered only when the

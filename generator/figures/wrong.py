@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from generator.figures.builder import RATE_PLACES, rate_display, rate_interval
 from generator.figures.calibration import HUMAN_REFERENCE, STATUS_KEY
@@ -32,7 +33,7 @@ from generator.models.figures import Param, Source
 from generator.models.scoring import RubricGroup
 from generator.models.volume import CandidateRef
 from generator.rubric import rubric_group_of
-from generator.stats.intervals import wilson
+from generator.stats.intervals import Interval, wilson_intervals
 from generator.store.rowtypes import BundleData, DrawKey
 
 TOP = 10
@@ -112,10 +113,16 @@ class WrongFigures:
         self.groups = rubric_group_of(ctx.data.volume, validated)
         self.meta = {m.id: m for m in validated}
         self.status = judge_status
+        self.pending: list[_Share] = []
 
     def register(self) -> None:
         for ref in self.ctx.data.volume.candidates:
             self._candidate(ref)
+        # Every share's interval in one batch (bit for bit one call each), then each
+        # figure in the order its candidate asked for it.
+        counts = [(s.counted, s.found.draws) for s in self.pending]
+        for share, iv in zip(self.pending, wilson_intervals(counts, self.ctx.level), strict=True):
+            self._add(share, iv)
 
     def _candidate(self, ref: CandidateRef) -> None:
         bundle = self.ctx.data.bundles[ref.slug]
@@ -154,12 +161,15 @@ class WrongFigures:
         where: tuple[str, str | None],
         judged: bool = True,
     ) -> None:
-        """Register ``met`` (or, when None, the failed draws) of ``c``'s draws as a share;
+        """Ask for ``met`` (or, when None, the failed draws) of ``c``'s draws as a share;
         ``where``: the item and (for a rubric line) the line."""
-        item, line = where
+        counted = c.failed if met is None else met
+        self.pending.append(_Share(fid, label, met, counted, c, src, where, judged))
+
+    def _add(self, share: _Share, iv: Interval) -> None:
+        """Register ``share`` with its Wilson interval ``iv``."""
+        (item, line), c, k = share.where, share.found, share.counted
         meta = self.meta[item]
-        k = c.failed if met is None else met
-        iv = wilson(k, c.draws, self.ctx.level)
         heldout = self.ctx.data.bank.is_heldout(item)
         detail: dict[str, Param | list[str]] = {
             "item": item,
@@ -173,22 +183,36 @@ class WrongFigures:
             detail["line_kind"] = c.kind if isinstance(c, LineCount) else ""
             if isinstance(c, LineCount) and self.groups.get(item) is not None:
                 detail["group"] = self.groups[item].id
-        if met is None and not heldout and c.first is not None:
+        if share.met is None and not heldout and c.first is not None:
             detail["example"] = f"{c.first.half}{c.first.draw}"
-        if judged and self.status and self.status != HUMAN_REFERENCE:
+        if share.judged and self.status and self.status != HUMAN_REFERENCE:
             detail[STATUS_KEY] = self.status
         self.ctx.reg.add(
-            fid,
-            label,
+            share.fid,
+            share.label,
             "share",
             iv.estimate,
             precision=RATE_PLACES,
             display=rate_display(iv.estimate),
             method=f"{k} of {c.draws} draws; {WILSON}",
-            sources=src,
+            sources=share.src,
             intervals={"ci": rate_interval(iv)},
             detail=detail,
         )
+
+
+class _Share(NamedTuple):
+    """A share figure asked for, registered once every share's interval is computed."""
+
+    fid: str
+    label: str
+    met: int | None
+    counted: int
+    found: Count
+    """The draws of the item or rubric line the share is of."""
+    src: list[Source]
+    where: tuple[str, str | None]
+    judged: bool
 
 
 def wrong_figures(ctx: FigureContext, judge_status: str) -> None:

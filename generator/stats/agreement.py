@@ -257,7 +257,49 @@ def leniency(
     Raises:
         StatsError: Inputs of different lengths, empty, or not booleans.
     """
+    return leniencies([(grader_pass, majority_pass)], confidence)[0]
+
+
+Verdicts = Sequence[bool] | npt.NDArray[np.bool_]
+
+
+def leniencies(
+    samples: Sequence[tuple[Verdicts, Verdicts]], confidence: float = 0.95
+) -> list[Leniency]:
+    """``leniency`` of many ``(grader_pass, majority_pass)`` samples at once (same
+    results, bit for bit: Tango's bisection works element by element).
+
+    Raises:
+        StatsError: As ``leniency``, for the first sample that is invalid.
+    """
     level = check_confidence(confidence)
+    checked = [_paired_verdicts(grader, majority) for grader, majority in samples]
+    if not checked:
+        return []
+    total = np.array([float(grader.size) for grader, _ in checked])
+    n12 = np.array([float(np.sum(grader & ~majority)) for grader, majority in checked])
+    n21 = np.array([float(np.sum(~grader & majority)) for grader, majority in checked])
+    from generator.stats import paired
+
+    bounds = paired.tango_bounds(n12, n21, total, level)
+    return [
+        Leniency(
+            points=100.0 * float((n12[i] - n21[i]) / total[i]),
+            lo=100.0 * float(bounds.lo[i]),
+            hi=100.0 * float(bounds.hi[i]),
+            grader_pass_share=float(np.mean(grader)),
+            majority_pass_share=float(np.mean(majority)),
+            n_draws=int(grader.size),
+            confidence=level,
+        )
+        for i, (grader, majority) in enumerate(checked)
+    ]
+
+
+def _paired_verdicts(
+    grader_pass: Verdicts, majority_pass: Verdicts
+) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """Both verdict lists as bool arrays of one non-zero length."""
     grader = _bools(grader_pass, "grader_pass")
     majority = _bools(majority_pass, "majority_pass")
     if grader.size != majority.size:
@@ -266,21 +308,7 @@ def leniency(
         )
     if grader.size == 0:
         raise StatsError("leniency needs at least one draw")
-    total = np.asarray(float(grader.size))
-    n12 = np.asarray(float(np.sum(grader & ~majority)))
-    n21 = np.asarray(float(np.sum(~grader & majority)))
-    from generator.stats import paired
-
-    bounds = paired.tango_bounds(n12, n21, total, level)
-    return Leniency(
-        points=100.0 * float((n12 - n21) / total),
-        lo=100.0 * float(bounds.lo),
-        hi=100.0 * float(bounds.hi),
-        grader_pass_share=float(np.mean(grader)),
-        majority_pass_share=float(np.mean(majority)),
-        n_draws=int(grader.size),
-        confidence=level,
-    )
+    return grader, majority
 
 
 def _bools(values: Sequence[bool] | npt.NDArray[np.bool_], name: str) -> npt.NDArray[np.bool_]:

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from generator.stats import narrow
-from generator.stats._arrays import ArrayLike, Counts, as_counts, check_confidence
+from generator.stats._arrays import ArrayLike, Counts, FloatArray, as_counts, check_confidence
 from generator.stats.errors import StatsError
 from generator.stats.intervals import Interval, _narrow_declared
 from generator.stats.wide import t_quantile
@@ -104,7 +104,39 @@ def contamination_gap(strata: Sequence[Stratum], confidence: float = 0.95) -> Ga
     Raises:
         StatsError: No stratum, or an invalid confidence level.
     """
+    return contamination_gaps([strata], confidence)[0]
+
+
+def contamination_gaps(each: Sequence[Sequence[Stratum]], confidence: float = 0.95) -> list[Gap]:
+    """``contamination_gap`` of many candidates at once (same results, bit for bit).
+
+    Candidates with the same weights (the same strata and item counts) share one batched
+    narrow search (``narrow.score_bounds_rows``, whose rows are independent).
+
+    Raises:
+        StatsError: A candidate without a stratum, or an invalid confidence level.
+    """
     level = check_confidence(confidence)
+    cells = [_cells(strata) for strata in each]
+    groups: dict[bytes, list[int]] = {}
+    for i, (_, _, weights) in enumerate(cells):
+        groups.setdefault(weights.tobytes(), []).append(i)
+    limits: list[tuple[float, float]] = [(0.0, 0.0)] * len(cells)
+    for members in groups.values():
+        k = np.stack([cells[i][0] for i in members])
+        n = np.stack([cells[i][1] for i in members])
+        bounds = narrow.score_bounds_rows(k, n, cells[members[0]][2], level)
+        for row, i in enumerate(members):
+            limits[i] = (float(bounds.lo[row]), float(bounds.hi[row]))
+    return [
+        _gap(strata, found[1], limit, level)
+        for strata, found, limit in zip(each, cells, limits, strict=True)
+    ]
+
+
+def _cells(strata: Sequence[Stratum]) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Fail counts, draws and weights of a gap's cells: each stratum's held-out items,
+    then its public ones."""
     if not strata:
         raise StatsError("contamination gap: needs a category with public and held-out items")
     shares = shares_of(strata)
@@ -121,6 +153,14 @@ def contamination_gap(strata: Sequence[Stratum], confidence: float = 0.95) -> Ga
             for s, w in zip(strata, shares, strict=True)
         ]
     )
+    return k, n, weights
+
+
+def _gap(
+    strata: Sequence[Stratum], n: FloatArray, limits: tuple[float, float], level: float
+) -> Gap:
+    """The gap of ``strata`` from its narrow limits (``n``: the draws of its cells)."""
+    shares = shares_of(strata)
     held_rate = sum(
         w * float(np.mean(s.heldout.k / s.heldout.n)) for s, w in zip(strata, shares, strict=True)
     )
@@ -128,12 +168,9 @@ def contamination_gap(strata: Sequence[Stratum], confidence: float = 0.95) -> Ga
         w * float(np.mean(s.public.k / s.public.n)) for s, w in zip(strata, shares, strict=True)
     )
     estimate = held_rate - public_rate
-    bounds = narrow.score_bounds(k, n, weights, level)
     # The gap names its own method; the params say whether single-draw items were pooled.
     _, params = _narrow_declared(n, strata=len(strata))
-    narrow_iv = Interval(
-        estimate, float(bounds.lo), float(bounds.hi), GAP_NARROW_METHOD, level, params
-    )
+    narrow_iv = Interval(estimate, *limits, GAP_NARROW_METHOD, level, params)
     return Gap(
         estimate=estimate,
         narrow=narrow_iv,

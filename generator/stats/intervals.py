@@ -74,14 +74,32 @@ def wilson(k: int, n: int, confidence: float = 0.95) -> Interval:
     Raises:
         StatsError: If the counts or the confidence level are out of range.
     """
+    return wilson_intervals([(k, n)], confidence)[0]
+
+
+def wilson_intervals(counts: Sequence[tuple[int, int]], confidence: float = 0.95) -> list[Interval]:
+    """``wilson`` of many proportions at once (same results, bit for bit: every step of
+    the closed form works element by element).
+
+    Raises:
+        StatsError: If any counts or the confidence level are out of range.
+    """
     level = check_confidence(confidence)
-    if not (_whole(k) and _whole(n) and 0 <= k <= n and n >= 1):
-        raise StatsError(f"wilson: need whole numbers 0 <= k <= n and n >= 1, got k={k!r}, n={n!r}")
-    counts = as_counts([k], [n], min_items=1, what="wilson")
-    estimate = counts.k / counts.n
-    z = np.full(1, special.ndtri(0.5 + level / 2.0))  # scipy.stats.norm.ppf
-    bounds = wide.wilson_bounds(estimate, counts.n, z)
-    return Interval(float(estimate[0]), float(bounds.lo[0]), float(bounds.hi[0]), "wilson", level)
+    for k, n in counts:
+        if not (_whole(k) and _whole(n) and 0 <= k <= n and n >= 1):
+            raise StatsError(
+                f"wilson: need whole numbers 0 <= k <= n and n >= 1, got k={k!r}, n={n!r}"
+            )
+    if not counts:
+        return []
+    checked = as_counts(*zip(*counts, strict=True), min_items=1, what="wilson")
+    estimate = checked.k / checked.n
+    z = np.full(estimate.size, special.ndtri(0.5 + level / 2.0))  # scipy.stats.norm.ppf
+    bounds = wide.wilson_bounds(estimate, checked.n, z)
+    return [
+        Interval(float(e), float(lo), float(hi), "wilson", level)
+        for e, lo, hi in zip(estimate, bounds.lo, bounds.hi, strict=True)
+    ]
 
 
 def _narrow_declared(

@@ -43,6 +43,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -56,17 +57,23 @@ _GRID = np.linspace(-16.0, 24.0, 54)
 _PRECISION_BITS = 42  # a grid step is 0.75 in log-lambda; 2**-42 of it is far below 1e-12
 _MAX_SECTIONS = 15
 _WORKING_SET = 1_000_000  # array elements evaluated per numpy call
+# Cell values a search call evaluates at least (when there are that many): below it numpy's
+# per-call overhead dominates; above it, points beyond a row's answer are wasted work.
+_SMALLEST_CALL = 100_000
 
 
 def constrained_rates(mu: FloatArray, k: FloatArray, n: FloatArray) -> FloatArray:
     """Per-cell rate ``p`` in [0, 1] solving ``k/p - (n-k)/(1-p) = mu`` (boundary if none)."""
     a = mu + n
-    root = np.sqrt(np.maximum(a * a - 4.0 * mu * k, 0.0))
+    # mu * (4 k) is (4 mu) * k bit for bit (scaling by 4 is exact): one pass fewer over
+    # the large operand, as 4 k has the cells' shape only.
+    root = np.sqrt(np.maximum(a * a - mu * (4.0 * k), 0.0))
     safe_mu = np.where(mu == 0.0, 1.0, mu)
     with np.errstate(divide="ignore", invalid="ignore"):
         # Two algebraically equal roots; pick the form without cancellation.
         p = np.where(a > 0.0, 2.0 * k / (a + root), (a - root) / (2.0 * safe_mu))
-    return np.clip(np.nan_to_num(p, nan=0.0), 0.0, 1.0)
+    # NaN (no root) counts as 0; an infinity is clipped to its end like a huge number.
+    return np.clip(np.where(np.isnan(p), 0.0, p), 0.0, 1.0)
 
 
 def score_bounds(k: FloatArray, n: FloatArray, weights: FloatArray, confidence: float) -> Bounds:
@@ -155,6 +162,10 @@ def pool_single_draws(k: FloatArray, n: FloatArray, weights: FloatArray) -> Pool
     return Pooled(k=k_out, n=n_out, multiplier=weights * size)
 
 
+Rows = npt.NDArray[np.intp] | slice
+"""Rows of a batch still searched: their positions, or ``slice(None)`` for all of them."""
+
+
 class _Cells:
     """The distinct ``(weight, k, n)`` cells of a batch, and where each cell of each row is.
 
@@ -179,8 +190,8 @@ class _Cells:
         if self.gathered:
             self.weights, self.k, self.n = distinct[:, 0], distinct[:, 1], distinct[:, 2]
             self.multiplier = distinct[:, -1] if pooled is not None else self.weights
-            offsets = np.arange(rows, dtype=np.int64)[:, None] * len(distinct)
-            self.index = (inverse.reshape(rows, cells) + offsets).reshape(k.shape)
+            self.inverse = inverse.reshape(rows, cells)
+            self.where = self.inverse + np.arange(rows, dtype=np.int64)[:, None] * len(distinct)
         elif pooled is not None:
             self.weights, self.k, self.n = weights, pooled.k, pooled.n
             self.multiplier = pooled.multiplier
@@ -190,12 +201,44 @@ class _Cells:
         # exact Bernoulli variance, so the divisor stays 1 there.
         self.divisor = np.maximum(self.n - 1.0, 1.0)
 
+    def of_rows(self, rows: Rows) -> _RowCells:
+        """The cells of the chosen rows of a ``(R, J)`` batch (distinct or per row)."""
+
+        def chosen(values: FloatArray) -> FloatArray:
+            return values[rows] if values.ndim == 2 else values  # per row, or shared
+
+        where = None
+        if self.gathered and isinstance(rows, slice):
+            where = self.where
+        elif self.gathered and not isinstance(rows, slice):
+            where = self.inverse[rows] + np.arange(rows.size, dtype=np.int64)[:, None] * self.k.size
+        return _RowCells(
+            weights=chosen(self.weights),
+            k=chosen(self.k),
+            n=chosen(self.n),
+            multiplier=chosen(self.multiplier),
+            divisor=chosen(self.divisor),
+            where=where,
+        )
+
+
+class _RowCells(NamedTuple):
+    """``_Cells`` of some rows: each array per row ``(S, J)``, or shared ``(J,)``/``(D,)``."""
+
+    weights: FloatArray
+    k: FloatArray
+    n: FloatArray
+    multiplier: FloatArray
+    divisor: FloatArray
+    where: npt.NDArray[np.int64] | None
+    """Where each cell of each row is among the rows' distinct cells (None: no gather)."""
+
     def full(self, values: FloatArray) -> FloatArray:
-        """``values`` of the distinct cells, shape ``(P, *rows, D)``, as ``(P, *rows, J)``."""
-        if not self.gathered:
+        """``values`` of the distinct cells, shape ``(P, S, D)``, as ``(P, S, J)``."""
+        if self.where is None:
             return values
         flat = values.reshape(values.shape[0], -1)
-        return np.asarray(np.take(flat, self.index, axis=1), dtype=np.float64)
+        return np.asarray(np.take(flat, self.where, axis=1), dtype=np.float64)
 
 
 def _distinct_rows(table: FloatArray) -> tuple[FloatArray, npt.NDArray[np.int64]]:
@@ -235,27 +278,19 @@ def _score_bounds(
     block size a single problem would use (``alone``: it decides the search steps), the
     block size to evaluate with (``block``: memory only), the pooled cells, if any, and
     which limits to search (``score_bounds_rows``)."""
+    shape, cells = k.shape[:-1], k.shape[-1]
+    k, n = k.reshape(-1, cells), n.reshape(-1, cells)  # one row per problem
+    if pooled is not None:
+        multiplier = np.broadcast_to(pooled.multiplier, (*shape, cells)).reshape(-1, cells)
+        pooled = Pooled(pooled.k.reshape(-1, cells), pooled.n.reshape(-1, cells), multiplier)
+    scale = np.broadcast_to(np.asarray(scale), shape).reshape(-1)
     z = float(special.ndtri(0.5 + confidence / 2.0))  # scipy.stats.norm.ppf
     estimate = np.sum(weights * k / n, axis=-1)
     floor = float(np.sum(weights[weights < 0.0]))
     ceiling = float(np.sum(weights[weights > 0.0]))
-    column = np.asarray(scale)[..., None]
-    cells = _Cells(k, n, weights, pooled)
+    search = _Search(_Cells(k, n, weights, pooled), estimate, scale, z * z)
     cell_k, cell_n = (k, n) if pooled is None else (pooled.k, pooled.n)
     multiplier = weights if pooled is None else pooled.multiplier
-
-    def rates(log_lam: FloatArray, side: float) -> FloatArray:
-        lam = side * column * np.exp(log_lam)[..., None]
-        return constrained_rates(lam * multiplier, cell_k, cell_n)
-
-    def outside(log_lam: FloatArray, side: float) -> npt.NDArray[np.bool_]:
-        lam = side * column * np.exp(log_lam)[..., None]
-        p = constrained_rates(lam * cells.multiplier, cells.k, cells.n)
-        terms = cells.weights * cells.multiplier * p * (1.0 - p) / cells.divisor
-        variance = np.sum(cells.full(terms), axis=-1)
-        gap = estimate - np.sum(cells.full(cells.weights * p), axis=-1)
-        return np.asarray(gap * gap > z * z * variance)
-
     sections = _MAX_SECTIONS if alone >= _MAX_SECTIONS else 1
     limits = []
     for (side, limit), wanted in zip(((1.0, floor), (-1.0, ceiling)), sides, strict=True):
@@ -263,36 +298,58 @@ def _score_bounds(
             limits.append(estimate)
             continue
         log_lam, unbounded = _outermost_crossing(
-            partial(outside, side=side), estimate.shape, block, sections
+            partial(search.outside, side=side), (estimate.size, cells), block, sections
         )
-        theta = np.sum(weights * rates(log_lam, side), axis=-1)
+        lam = side * scale[:, None] * np.exp(log_lam)[:, None]
+        theta = np.sum(weights * constrained_rates(lam * multiplier, cell_k, cell_n), axis=-1)
         limits.append(np.where(unbounded, limit, theta))
-    lo = np.clip(np.minimum(limits[0], estimate), floor, ceiling)
-    hi = np.clip(np.maximum(limits[1], estimate), floor, ceiling)
+    lo = np.clip(np.minimum(limits[0], estimate), floor, ceiling).reshape(shape)[()]
+    hi = np.clip(np.maximum(limits[1], estimate), floor, ceiling).reshape(shape)[()]
     return Bounds(lo=lo, hi=hi)
 
 
+@dataclass(frozen=True)
+class _Search:
+    """What decides whether a hypothesised ``lambda`` lies outside the interval."""
+
+    cells: _Cells
+    estimate: FloatArray
+    scale: FloatArray
+    z2: float
+
+    def outside(self, log_lam: FloatArray, rows: Rows, side: float) -> npt.NDArray[np.bool_]:
+        """Whether each point ``log_lam`` (shape ``(P, S)``) of the chosen rows is outside."""
+        cells = self.cells.of_rows(rows)
+        lam = side * self.scale[rows][:, None] * np.exp(log_lam)[..., None]
+        p = constrained_rates(lam * cells.multiplier, cells.k, cells.n)
+        terms = cells.weights * cells.multiplier * p * (1.0 - p) / cells.divisor
+        variance = np.sum(cells.full(terms), axis=-1)
+        gap = self.estimate[rows] - np.sum(cells.full(cells.weights * p), axis=-1)
+        return np.asarray(gap * gap > self.z2 * variance)
+
+
+_IsOutside = Callable[[FloatArray, "Rows"], npt.NDArray[np.bool_]]
+
+
 def _outermost_crossing(
-    is_outside: Callable[[FloatArray], npt.NDArray[np.bool_]],
-    shape: tuple[int, ...],
-    block: int,
-    sections: int,
+    is_outside: _IsOutside, shape: tuple[int, int], block: int, sections: int
 ) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
     """Largest log-lambda still inside the interval, and where the grid never left it.
 
     The grid brackets the outermost inside-to-outside change; the bracket is then cut into
     sections (plain bisection for big batches, where each evaluation is costly) and the
-    section holding the last change is kept until it is negligibly small.
+    section holding the last change is kept until it is negligibly small. ``shape``: rows
+    and cells of the batch; ``block``: points evaluated per call for all of its rows.
     """
-    expand = (-1,) + (1,) * len(shape)
-    grid = np.broadcast_to(_GRID.reshape(expand), _GRID.shape + shape)
-    last = _last_inside(is_outside, grid, block)
+    rows, cells = shape
+    grid = np.broadcast_to(_GRID[:, None], (_GRID.size, rows))
+    last = _last_inside(is_outside, grid, block * rows, cells)
     left = np.where(last >= 0, _GRID[np.maximum(last, 0)], _GRID[0] - 40.0)
     right = _GRID[np.minimum(last + 1, _GRID.size - 1)]
-    fractions = (np.arange(1, sections + 1) / (sections + 1)).reshape(expand)
+    fractions = (np.arange(1, sections + 1) / (sections + 1))[:, None]
     for _ in range(math.ceil(_PRECISION_BITS / math.log2(sections + 1))):
         points = left + fractions * (right - left)
-        index = _last_inside(is_outside, points, block)
+        index = _last_inside(is_outside, points, block * rows, cells)
         padded = np.concatenate([left[None], points, right[None]])
         left = np.take_along_axis(padded, (index + 1)[None], axis=0)[0]
         right = np.take_along_axis(padded, (index + 2)[None], axis=0)[0]
@@ -300,12 +357,28 @@ def _outermost_crossing(
 
 
 def _last_inside(
-    is_outside: Callable[[FloatArray], npt.NDArray[np.bool_]], points: FloatArray, block: int
+    is_outside: _IsOutside, points: FloatArray, working: int, cells: int
 ) -> npt.NDArray[np.int64]:
-    """Index along axis 0 of the last point inside the interval (-1 if none is)."""
-    last = np.full(points.shape[1:], -1, dtype=np.int64)
-    for start in range(0, points.shape[0], block):
-        outside = is_outside(points[start : start + block])
-        index = np.arange(start, start + outside.shape[0]).reshape((-1,) + (1,) * last.ndim)
-        last = np.maximum(last, np.max(np.where(outside, -1, index), axis=0))
-    return last
+    """Index along axis 0 of the last point inside the interval (-1 if none is), per row.
+
+    Points are evaluated from the last one back, a block at a time, and a row leaves the
+    evaluation at its first inside point: no earlier point can change its answer. A block
+    is as few points as make ``_SMALLEST_CALL`` cell values for the rows still open, at
+    least one, and at most ``working`` evaluations (points times open rows).
+    """
+    count, rows = points.shape
+    last = np.full(rows, -1, dtype=np.int64)
+    open_rows: Rows = slice(None)
+    left, stop = rows, count
+    while True:
+        least = -(-_SMALLEST_CALL // (left * cells))
+        start = max(0, stop - max(1, min(least, working // left)))
+        outside = is_outside(points[start:stop, open_rows], open_rows)
+        index = np.arange(start, stop)[:, None]
+        last[open_rows] = np.max(np.where(outside, -1, index), axis=0)
+        if start == 0:
+            return last
+        open_rows = np.flatnonzero(last < 0)
+        left, stop = open_rows.size, start
+        if not left:
+            return last

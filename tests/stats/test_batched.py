@@ -10,14 +10,19 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from generator.stats import narrow
+from generator.stats import narrow, paired
+from generator.stats.agreement import leniencies
 from generator.stats.differences import difference_interval, narrow_differences
+from generator.stats.gap import _cells as gap_cells
+from generator.stats.gap import contamination_gap, contamination_gaps, stratum
 from generator.stats.intervals import (
     Interval,
     narrow_interval,
     narrow_intervals,
     wide_interval,
     wide_intervals,
+    wilson,
+    wilson_intervals,
 )
 
 
@@ -120,6 +125,56 @@ def test_batched_split_halves_equal_one_call_each() -> None:
     batched = narrow_differences(sides, paired=True, confidence=0.95)
     single = [difference_interval(*s, paired=True, kind="narrow") for s in sides]
     assert [_exact(iv) for iv in batched] == [_exact(iv) for iv in single]
+
+
+def test_batched_gaps_equal_the_score_bounds_of_each() -> None:
+    """Candidates with the same strata share a search; each gap keeps its own limits."""
+    rng = np.random.default_rng(5)
+    each = []
+    for _ in range(24):
+        sizes = [(2, 3), (1, 4)] if rng.random() < 0.7 else [(3, 3)]
+        each.append(
+            [
+                stratum(f"c{i}", *_counts(rng, held), *_counts(rng, public))
+                for i, (held, public) in enumerate(sizes)
+            ]
+        )
+    for strata, gap in zip(each, contamination_gaps(each, 0.9), strict=True):
+        k, n, weights = gap_cells(strata)
+        alone = narrow.score_bounds(k, n, weights, 0.9)
+        assert (gap.narrow.lo, gap.narrow.hi) == (float(alone.lo), float(alone.hi))
+        assert _exact(gap.narrow) == _exact(contamination_gap(strata, 0.9).narrow)
+
+
+def test_batched_wilson_equals_one_call_each() -> None:
+    rng = np.random.default_rng(9)
+    counts = []
+    for _ in range(200):
+        n = int(rng.integers(1, 200))
+        counts.append((int(rng.choice([0, n, rng.integers(0, n + 1)])), n))
+    assert [_exact(iv) for iv in wilson_intervals(counts, 0.9)] == [
+        _exact(wilson(k, n, 0.9)) for k, n in counts
+    ]
+    with pytest.raises(Exception, match="got k=3, n=2"):
+        wilson_intervals([(1, 2), (3, 2)])
+
+
+def test_batched_leniencies_equal_tango_bounds_of_each() -> None:
+    rng = np.random.default_rng(13)
+    samples = []
+    for _ in range(40):
+        size = int(rng.integers(1, 120))
+        grader = rng.random(size) < rng.random()
+        samples.append((grader, np.where(rng.random(size) < 0.2, ~grader, grader)))
+    for (grader, majority), found in zip(samples, leniencies(samples, 0.9), strict=True):
+        total = np.asarray(float(grader.size))
+        n12 = np.asarray(float(np.sum(grader & ~majority)))
+        n21 = np.asarray(float(np.sum(~grader & majority)))
+        alone = paired.tango_bounds(n12, n21, total, 0.9)
+        assert (found.lo, found.hi) == (100.0 * float(alone.lo), 100.0 * float(alone.hi))
+        assert found.points == 100.0 * float((n12 - n21) / total)
+    with pytest.raises(Exception, match="at least one draw"):
+        leniencies([([True], [False]), ([], [])])
 
 
 def test_batched_calls_check_their_inputs_like_single_calls() -> None:
