@@ -2,7 +2,7 @@
 
 Run from the repository root (a fresh clone is enough; ``make bench`` sets up the venv):
 
-    .venv/bin/python benchmarks/run.py                  # full size, half and double size
+    .venv/bin/python benchmarks/run.py                  # full size, half, double and 10 ×
     .venv/bin/python benchmarks/run.py --runs 5 --sizes 60
     .venv/bin/python benchmarks/run.py --no-write       # leave benchmarks/RESULTS.md alone
 
@@ -28,7 +28,8 @@ every command in its own process, started the way a maintainer starts it:
    and ``probepress site``, on a copy of the committed root taken before step 4;
 6. peak memory (max RSS of the process tree: GNU time's ``%M`` when it is installed,
    else ``wait4``) of every command, check and figures included;
-7. floors, check and figures again at half and double the candidates.
+7. floors, check and figures again at half, double and ten times the candidates (600:
+   issue 19's bounded-memory size; about 25 minutes of the run).
 
 Floor, check and figures are run interleaved (floor, check, figures, floor, …) so that a
 busy machine slows them alike; each line is the median of ``--runs`` runs (3 by
@@ -104,6 +105,11 @@ PACKAGES = (
 )
 FAST_FLOOR = "floor (fast)"
 COLD, WARM = "check --no-cache", "check"
+TIME_TARGETS = {
+    FULL: ((COLD, 6.0), (WARM, 3.0)),
+    10 * FULL: ((COLD, 4.0), (WARM, 2.0), ("figures --no-cache", 3.0), ("figures", 1.5)),
+}
+"""Issue 19's time targets against the fast floor, by size: (step, at most × floor)."""
 
 
 @dataclass(frozen=True)
@@ -411,12 +417,15 @@ def verdicts(rows: list[Row]) -> list[str]:
     def line(ok: bool, text: str) -> None:
         out.append(f"- {'met' if ok else 'NOT met'}: {text}")
 
-    fast = by.get((FAST_FLOOR, FULL))
-    for step, bound in ((COLD, 6.0), (WARM, 3.0)):
-        row = by.get((step, FULL))
-        if fast and row:
-            ratio = row.wall / fast.wall
-            line(ratio <= bound, f"`{step}` = {ratio:.2f} × fast floor (≤ {bound:g})")
+    for size, bounds in TIME_TARGETS.items():
+        fast = by.get((FAST_FLOOR, size))
+        for step, bound in bounds:
+            row = by.get((step, size))
+            if fast and row:
+                ratio = row.wall / fast.wall
+                failed = f" (exit {row.failed.code}: not a result)" if row.failed else ""
+                text = f"`{step}` at {size} = {ratio:.2f} × fast floor (≤ {bound:g}){failed}"
+                line(ratio <= bound and not failed, text)
     for step, bound in (("publish no-op", 1.0), ("verify (built site)", 2.0)):
         row = by.get((step, FULL))
         if row:
@@ -509,7 +518,7 @@ def main(argv: list[str] | None = None) -> int:
         "--sizes",
         type=int,
         nargs="+",
-        default=[FULL, FULL // 2, 2 * FULL],
+        default=[FULL, FULL // 2, 2 * FULL, 10 * FULL],
         help=f"candidate counts; {FULL} is the full size (render, site, publish run there)",
     )
     parser.add_argument("--no-write", action="store_true", help="do not update RESULTS.md")
