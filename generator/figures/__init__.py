@@ -129,8 +129,8 @@ def merged(
 
 
 def render(registry: FiguresRegistry) -> str:
-    """Canonical JSON text of the registry."""
-    return dumps(registry.model_dump(mode="json"))
+    """Canonical JSON text of the registry (its file form: each source list once)."""
+    return dumps(registry.file_form())
 
 
 def write(

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar, Literal
+import hashlib
+import json
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict, Field, model_validator
 
 from generator.models.base import Part, Record, Sha256
 from generator.models.receipts import Receipt
@@ -40,8 +42,25 @@ class Interval(Part):
     """Method parameters (seed, resamples …)."""
 
 
+SourceKey = Annotated[str, Field(pattern=r"^[0-9a-f]{16}$")]
+"""A source list's key in the registry's table: the first 16 hex digits of the SHA-256 of
+its canonical JSON."""
+
+
+def _sources_cited_by_key(schema: dict[str, Any]) -> None:
+    """The file's ``sources`` of a figure: its list, or (since version 3) its table key."""
+    listed = schema["properties"]["sources"]
+    key = {"type": "string", "pattern": "^[0-9a-f]{16}$"}
+    schema["properties"]["sources"] = {
+        "anyOf": [listed, key],
+        "description": listed.pop("description", ""),
+    }
+
+
 class Figure(Part):
     """One publishable number."""
+
+    model_config = ConfigDict(json_schema_extra=_sources_cited_by_key)
 
     id: str
     """Stable id, e.g. ``vol-001/<candidate-slug>/core_rate``."""
@@ -65,10 +84,11 @@ class Figure(Part):
     detail: dict[str, Param | list[str]] = {}
     """Supporting facts (counts, item ids) a page may show."""
     sources: list[Source]
-    """Every file the number was computed from."""
+    """Every file the number was computed from. In the registry file (since schema
+    version 3) the key of the list in the registry's ``sources`` table."""
 
 
-REGISTRY_SCHEMA_VERSION = 2
+REGISTRY_SCHEMA_VERSION = 3
 
 
 class FiguresRegistry(Record):
@@ -79,11 +99,46 @@ class FiguresRegistry(Record):
     supported_schema_version: ClassVar[int] = REGISTRY_SCHEMA_VERSION
 
     schema_version: int = Field(default=REGISTRY_SCHEMA_VERSION, ge=1)
-    """Version of this file format (2: ``receipts``). Version 1 files still read; the
-    audit says their figures carry no receipt."""
+    """Version of this file format (2: ``receipts``; 3: the ``sources`` table). Version 1
+    and 2 files still read; the audit says version 1 figures carry no receipt."""
     generator: str
     """Name and version of the generator that computed the figures."""
     figures: dict[str, Figure]
     """Every figure by id."""
     receipts: dict[str, Receipt] = {}
     """What scored each volume's figures, by volume id (since schema version 2)."""
+    sources: dict[SourceKey, list[Source]] = {}
+    """Every distinct list of source files, by key (since schema version 3): a figure's
+    ``sources`` in the file names one, so each list is written once (a volume has a few
+    dozen lists for thousands of figures). Reading puts each list back into its figures,
+    so a registry read into memory has this table empty."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _cited_sources(cls, data: Any) -> Any:
+        """Each figure's source key replaced by its list from the table."""
+        if not isinstance(data, dict) or "sources" not in data:
+            return data
+        table, figures = data["sources"], data.get("figures")
+        if not isinstance(table, dict) or not isinstance(figures, dict):
+            return data
+        resolved = {}
+        for name, figure in figures.items():
+            key = figure.get("sources") if isinstance(figure, dict) else None
+            if isinstance(key, str) and key not in table:
+                raise ValueError(f"figure {name}: sources {key!r} is not in the table")
+            resolved[name] = {**figure, "sources": table[key]} if isinstance(key, str) else figure
+        return {k: v for k, v in data.items() if k != "sources"} | {"figures": resolved}
+
+    def file_form(self) -> dict[str, Any]:
+        """The registry as its file holds it (this schema version): each distinct source
+        list once, in the ``sources`` table, and every figure citing its list by key."""
+        data = self.model_dump(mode="json")
+        table: dict[str, Any] = {}
+        for figure in data["figures"].values():
+            text = json.dumps(figure["sources"], sort_keys=True, separators=(",", ":"))
+            key = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+            if table.setdefault(key, figure["sources"]) != figure["sources"]:
+                raise ValueError(f"two source lists share the key {key}")
+            figure["sources"] = key
+        return {**data, "schema_version": REGISTRY_SCHEMA_VERSION, "sources": table}
