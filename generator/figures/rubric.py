@@ -109,65 +109,55 @@ class RubricFigures:
         """Register every candidate's rubric figures."""
         if not self.declared:
             return
-        found: dict[str, RubricTally] = {}
-        for ref in self.ctx.data.volume.candidates:
-            found[ref.slug] = tally_rubric(self.ctx.data.bundles[ref.slug], self.groups)
+        plans = [self._plan(ref) for ref in self.ctx.data.volume.candidates]
         # The shares' intervals of every candidate in one batch each (bit for bit the
-        # intervals of one call per share), then every figure in its order.
-        counts = []
-        for ref in self.ctx.data.volume.candidates:
-            for members in self._blocks(found[ref.slug]):
-                used = _used(found[ref.slug], members)
-                if used:
-                    per_item = _shares(used).values()
-                    counts += [
-                        (np.array(k, dtype=np.int64), n.astype(np.int64)) for k, n in per_item
-                    ]
+        # intervals of one call per share), handed out in the order the blocks register.
+        counts = [
+            (np.array(k, dtype=np.int64), n.astype(np.int64))
+            for plan in plans
+            for block in plan.blocks
+            for k, n in _shares(block.used).values()
+        ]
         narrow = iter(narrow_intervals(counts, self.ctx.level))
         wide = iter(wide_intervals([c for c in counts if len(c[0]) >= 2], self.ctx.level))
-        for ref in self.ctx.data.volume.candidates:
-            self._candidate(ref, found[ref.slug], _Shares(narrow, wide))
+        for plan in plans:
+            self._candidate(plan, _Shares(narrow, wide))
 
-    def _blocks(self, found: RubricTally) -> list[list[str]]:
-        """The items of each block of a candidate: all its items, then each group's."""
-        blocks = [list(found.items)]
+    def _plan(self, ref: CandidateRef) -> _Plan:
+        """A candidate's tally and its blocks with graded items: all its items, then each
+        group's when the volume declares more than one."""
+        found = tally_rubric(self.ctx.data.bundles[ref.slug], self.groups)
+        p, name = f"{self.ctx.vid}/{ref.slug}/rubric", ref.display_name
+        members = [(p, f"of {name}", list(found.items))]
         if len(self.declared) > 1:
-            for group in self.declared:
-                blocks.append([i for i in found.items if self.groups[i].id == group.id])
-        return blocks
+            members += [
+                (
+                    f"{p}/group/{group.id}",
+                    f"of {name} on {group.id}",
+                    [i for i in found.items if self.groups[i].id == group.id],
+                )
+                for group in self.declared
+            ]
+        blocks = [_Block(path, whose, _used(found, ids)) for path, whose, ids in members]
+        return _Plan(ref, found, [b for b in blocks if b.used])
 
-    def _candidate(self, ref: CandidateRef, found: RubricTally, shares: _Shares) -> None:
-        bundle = self.ctx.data.bundles[ref.slug]
-        src = self.ctx.sources_for(bundle)
-        p = f"{self.ctx.vid}/{ref.slug}/rubric"
-        name = ref.display_name
-        blocks = self._blocks(found)
-        self._block(p, f"of {name}", found, blocks[0], src, shares)
-        if len(blocks) > 1:
-            for group, members in zip(self.declared, blocks[1:], strict=True):
-                path, whose = f"{p}/group/{group.id}", f"of {name} on {group.id}"
-                self._block(path, whose, found, members, src, shares)
+    def _candidate(self, plan: _Plan, shares: _Shares) -> None:
+        ref, found = plan.ref, plan.found
+        src = self.ctx.sources_for(self.ctx.data.bundles[ref.slug])
+        for block in plan.blocks:
+            self._block(block, src, shares)
         self.ctx.reg.count(
-            f"{p}/refused_draws",
-            f"Rubric draws of {name} the grader refused to grade (scored toward nothing)",
+            f"{self.ctx.vid}/{ref.slug}/rubric/refused_draws",
+            f"Rubric draws of {ref.display_name} the grader refused to grade (scored toward "
+            "nothing)",
             found.refused,
             src,
             detail={"lost": found.lost},
         )
 
-    def _block(
-        self,
-        p: str,
-        whose: str,
-        found: RubricTally,
-        members: list[str],
-        src: list[Source],
-        shares: _Shares,
-    ) -> None:
-        """Score, safety-failure rate and deflection rate over ``members``."""
-        used = _used(found, members)
-        if not used:
-            return
+    def _block(self, block: _Block, src: list[Source], shares: _Shares) -> None:
+        """Score, safety-failure rate and deflection rate over the block's items."""
+        p, whose, used = block
         s = np.array([x.s for x in used])
         n = np.array([x.n for x in used], dtype=np.float64)
         narrow, wide = score_intervals(
@@ -224,6 +214,23 @@ class RubricFigures:
 
 
 _SHARES = {"safety_failure_rate": "Safety-failure rate", "deflection_rate": "Deflection rate"}
+
+
+class _Block(NamedTuple):
+    """Figures over some of a candidate's rubric items: their id prefix, whose they are
+    (for labels) and the sums of the items with a graded draw."""
+
+    p: str
+    whose: str
+    used: list[ItemSums]
+
+
+class _Plan(NamedTuple):
+    """A candidate's rubric tally and the blocks it registers, in order."""
+
+    ref: CandidateRef
+    found: RubricTally
+    blocks: list[_Block]
 
 
 class _Shares(NamedTuple):
