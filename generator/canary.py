@@ -27,10 +27,10 @@ from dataclasses import dataclass
 
 from generator.errors import Problem
 from generator.models.bank import CANARY_VERSION, BankItem, BankManifest
-from generator.store.paths import BANK, DOWNLOADS
+from generator.store.paths import BANK_MANIFEST, DOWNLOADS, PUBLIC_ITEMS
 
-MANIFEST = f"{BANK}/bank.yaml"
-PUBLIC = f"{BANK}/public.jsonl"
+MANIFEST = BANK_MANIFEST
+PUBLIC = PUBLIC_ITEMS
 SEARCH = (
     "If you train models: search your training data for this string and drop every "
     "document that contains it. If you evaluate models: a model that completes or recites "

@@ -51,10 +51,15 @@ SCHEMAS = f"{DOWNLOADS}/schemas"
 ARCHIVES_FOLDER = "archives"
 """Folder of the downloads holding each volume's bundle archive, which every site build
 makes from ``bundles/`` (never committed)."""
-BANK_SOURCES = tuple(f"{BANK}/{n}" for n in ("bank.yaml", "public.jsonl", "heldout_index.jsonl"))
+BANK_MANIFEST = f"{BANK}/bank.yaml"
+PUBLIC_ITEMS = f"{BANK}/public.jsonl"
+HELDOUT_INDEX = f"{BANK}/heldout_index.jsonl"
+STATUS_LEDGER = f"{BANK}/status.jsonl"
+DISAGREEMENT_LEDGER = f"{BANK}/disagreements.jsonl"
+BANK_SOURCES = (BANK_MANIFEST, PUBLIC_ITEMS, HELDOUT_INDEX)
 """The bank as the figures cite it (its manifest, public items and held-out index: ids,
 metadata and keyed commitments), shipped so ``verify`` can recompute every figure."""
-BANK_LEDGERS = (f"{BANK}/status.jsonl", f"{BANK}/disagreements.jsonl")
+BANK_LEDGERS = (STATUS_LEDGER, DISAGREEMENT_LEDGER)
 """The bank's append-only ledgers (``Layout.status_ledger``, ``disagreement_ledger``)."""
 FIGURES_REGISTRY = f"{FIGURES}/figures.json"
 """The figures registry: every published number, by figure id."""
@@ -154,25 +159,25 @@ class Layout:
 
     @property
     def bank_manifest(self) -> Path:
-        return self.bank_dir / "bank.yaml"
+        return self.root / BANK_MANIFEST
 
     @property
     def public_items(self) -> Path:
-        return self.bank_dir / "public.jsonl"
+        return self.root / PUBLIC_ITEMS
 
     @property
     def heldout_index(self) -> Path:
-        return self.bank_dir / "heldout_index.jsonl"
+        return self.root / HELDOUT_INDEX
 
     @property
     def status_ledger(self) -> Path:
         """The append-only status ledger: climbs after publication (``StatusChange``)."""
-        return self.bank_dir / "status.jsonl"
+        return self.root / STATUS_LEDGER
 
     @property
     def disagreement_ledger(self) -> Path:
         """The append-only record of reviewers' disagreements (``Disagreement``)."""
-        return self.bank_dir / "disagreements.jsonl"
+        return self.root / DISAGREEMENT_LEDGER
 
     @property
     def bundles_dir(self) -> Path:
