@@ -76,7 +76,10 @@ def _registry() -> Snippet:
     source = (
         "import json\n\nimport pandas as pd\n\n"
         'with open("figures.json", encoding="utf-8") as f:\n'
-        '    figures = pd.DataFrame(json.load(f)["figures"].values())\n'
+        "    registry = json.load(f)\n"
+        'figures = pd.DataFrame(registry["figures"].values())\n'
+        "# Each figure cites its source files by key in the registry's sources table.\n"
+        'figures["sources"] = figures["sources"].map(registry["sources"])\n'
     )
     return Snippet("Every published figure, from the registry", source, "figures")
 

@@ -60,6 +60,9 @@ def test_every_snippet_runs_in_the_downloaded_folder(
     assert {"item", "half", "draw", "attempts"} <= set(results["draws"].columns)
     registry = json.loads((folder / "figures.json").read_text("utf-8"))["figures"]
     assert len(results["figures"]) == len(registry)
+    # Every figure's sources are its files (path and digest), not the table's key.
+    for sources in results["figures"]["sources"]:
+        assert sources and all({"path", "sha256"} <= set(source) for source in sources)
 
 
 def test_no_snippets_without_downloads(gen: Path) -> None:
