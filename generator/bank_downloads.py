@@ -62,16 +62,19 @@ def _registry(layout: Layout) -> DownloadRegistry | None:
     return read_registry(layout, layout.download_registry, DownloadRegistry, "download registry")
 
 
+def _current(layout: Layout) -> DownloadRegistry:
+    """The registry as it is now (an empty one before the first publication)."""
+    return _registry(layout) or DownloadRegistry(files={})
+
+
 def registered(layout: Layout) -> dict[str, str]:
     """Registered bank downloads: root-relative path -> SHA-256 (empty before the first).
 
     Raises:
         InputError: The registry exists but cannot be read.
     """
-    registry = _registry(layout)
-    if registry is None:
-        return {}
-    return {rel: registry.files[rel].sha256 for rel in sorted(registry.files)}
+    files = _current(layout).files
+    return {rel: files[rel].sha256 for rel in sorted(files)}
 
 
 def refused_changes(layout: Layout, planned: Mapping[str, bytes]) -> list[Problem]:
@@ -106,8 +109,7 @@ def registered_ledgers(layout: Layout) -> dict[str, RegisteredLedger]:
     Raises:
         InputError: The registry exists but cannot be read.
     """
-    registry = _registry(layout)
-    return {} if registry is None else dict(sorted(registry.ledgers.items()))
+    return dict(sorted(_current(layout).ledgers.items()))
 
 
 def _late_lines(rel: str, data: bytes, known: RegisteredLedger) -> list[Problem]:
@@ -130,15 +132,21 @@ def _late_lines(rel: str, data: bytes, known: RegisteredLedger) -> list[Problem]
     return out
 
 
-def ledger_problems(layout: Layout, files: Mapping[str, bytes] | None = None) -> list[Problem]:
+def ledger_problems(
+    layout: Layout,
+    files: Mapping[str, bytes] | None = None,
+    registry: DownloadRegistry | None = None,
+) -> list[Problem]:
     """Registered ledgers whose published lines changed, or with a backdated new line.
 
     Args:
         layout: The publication root.
         files: The ledgers' bytes by root-relative path (default: read from disk).
+        registry: The registry as already read (default: read it).
     """
     out: list[Problem] = []
-    for rel, known in registered_ledgers(layout).items():
+    current = _current(layout) if registry is None else registry
+    for rel, known in sorted(current.ledgers.items()):
         if files is not None and rel in files:
             data = files[rel]
         else:
@@ -161,10 +169,11 @@ def register_ledgers(layout: Layout, through: dt.date | None) -> bool:
     Raises:
         InputError: A ledger's published lines changed (nothing is registered).
     """
-    problems = ledger_problems(layout)
+    current = _current(layout)
+    problems = ledger_problems(layout, registry=current)
     if problems:
         raise InputError("refusing to register the ledgers:", problems)
-    known = registered_ledgers(layout)
+    known = dict(current.ledgers)
     for rel in ledger_paths(layout):
         path = layout.root / rel
         if not os.path.isfile(path):
@@ -174,7 +183,7 @@ def register_ledgers(layout: Layout, through: dt.date | None) -> bool:
         dates = [d for d in (through, before.through if before else None) if d is not None]
         latest = max(dates) if dates else None
         known[rel] = RegisteredLedger(size=len(data), sha256=sha256_bytes(data), through=latest)
-    return _write(layout, registered(layout), known)
+    return _write(layout, current.model_copy(update={"ledgers": known}))
 
 
 def registered_archives(layout: Layout) -> dict[str, RegisteredArchive]:
@@ -183,8 +192,7 @@ def registered_archives(layout: Layout) -> dict[str, RegisteredArchive]:
     Raises:
         InputError: The registry exists but cannot be read.
     """
-    registry = _registry(layout)
-    return {} if registry is None else dict(sorted(registry.archives.items()))
+    return dict(sorted(_current(layout).archives.items()))
 
 
 def register_archives(layout: Layout, published: Mapping[str, RegisteredArchive]) -> bool:
@@ -194,26 +202,19 @@ def register_archives(layout: Layout, published: Mapping[str, RegisteredArchive]
     Returns:
         Whether the registry file changed.
     """
-    known = {**registered_archives(layout), **published}
-    return _write(layout, registered(layout), registered_ledgers(layout), known)
+    current = _current(layout)
+    known = {**current.archives, **published}
+    return _write(layout, current.model_copy(update={"archives": known}))
 
 
-def _write(
-    layout: Layout,
-    files: Mapping[str, str],
-    ledgers: Mapping[str, RegisteredLedger],
-    archives: Mapping[str, RegisteredArchive] | None = None,
-) -> bool:
-    kept = registered_archives(layout) if archives is None else archives
-    registry = DownloadRegistry(
-        files={rel: RegisteredDownload(sha256=files[rel]) for rel in sorted(files)},
-        ledgers=dict(sorted(ledgers.items())),
-        archives=dict(sorted(kept.items())),
-    )
+def _write(layout: Layout, registry: DownloadRegistry) -> bool:
+    """Write ``registry`` with every table in path order."""
     data = registry.model_dump(mode="json", exclude_none=True)
+    for key in ("files", "ledgers", "archives"):
+        data[key] = dict(sorted(data[key].items()))
     # A registry from before the ledgers or the archives keeps its bytes.
-    for key, entries in (("ledgers", ledgers), ("archives", kept)):
-        if not entries:
+    for key in ("ledgers", "archives"):
+        if not data[key]:
             del data[key]
     return write_text(layout.download_registry, dumps(data), layout.root)
 
@@ -227,9 +228,10 @@ def register(layout: Layout, published: Mapping[str, str]) -> bool:
     Raises:
         InputError: A path is already registered with another SHA-256.
     """
-    files = registered(layout)
+    current = _current(layout)
+    files = {rel: entry.sha256 for rel, entry in current.files.items()}
     clash = [rel for rel, digest in published.items() if files.get(rel, digest) != digest]
     if clash:
         raise InputError(f"refusing to re-register published downloads: {', '.join(clash)}")
-    files.update(published)
-    return _write(layout, files, registered_ledgers(layout))
+    added = {rel: RegisteredDownload(sha256=digest) for rel, digest in published.items()}
+    return _write(layout, current.model_copy(update={"files": {**current.files, **added}}))
