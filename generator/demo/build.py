@@ -20,9 +20,9 @@ from pydantic import BaseModel
 
 from generator import commitments, confine, instructions
 from generator.canonical import dumps, dumps_line, write_bytes
-from generator.demo import RUNNER, read_data, reviews
+from generator.demo import RUNNER, read_data
 from generator.demo.annexes import anchor_probes, calibration_units
-from generator.demo.bank import DemoItem, build_bank
+from generator.demo.bank import DemoItem, build_bank, ledgers
 from generator.demo.bank import categories as demo_categories
 from generator.demo.simulate import Bundle, Round, chance, endpoint_of, judge_ref, simulate_bundle
 from generator.demo.spec import EXAMPLE, CandidateSpec, DemoSpec, VolumeSpec
@@ -34,10 +34,12 @@ from generator.models.bank import BankItem, BankManifest, HeldOutEntry
 from generator.models.base import Record, slugify
 from generator.models.calibration import CALIBRATION_FILE, CalibrationRecord
 from generator.models.records import PrivateResponse
+from generator.models.review import Disagreement, StatusChange
 from generator.models.scoring import Reference, Scoring
 from generator.models.volume import Baseline, Jury, Protocol, Ranking, Thresholds
 from generator.prereg import preregistration_sha256
 from generator.progress import Progress, silent
+from generator.store import paths
 from generator.store.paths import Layout
 
 Files = dict[str, bytes]
@@ -187,15 +189,16 @@ def _add_bank(
     kept private."""
     held = [d.item for d in items if d.heldout]
     public = [d.item for d in items if not d.heldout]
-    out.public["bank/bank.yaml"] = _yaml(manifest, spec.seed)
-    out.public["bank/public.jsonl"] = _jsonl(BankItem, public)
+    out.public[paths.BANK_MANIFEST] = _yaml(manifest, spec.seed)
+    out.public[paths.PUBLIC_ITEMS] = _jsonl(BankItem, public)
     entries = [commitments.heldout_entry(item, out.secret) for item in held]
-    out.public["bank/heldout_index.jsonl"] = _jsonl(HeldOutEntry, entries)
+    out.public[paths.HELDOUT_INDEX] = _jsonl(HeldOutEntry, entries)
     out.private["heldout_items.jsonl"] = _jsonl(BankItem, held)
-    written = reviews.ledgers(spec, {item.id: item for item in public})
-    for name, lines in (("status", written.climbs), ("disagreements", written.disagreements)):
-        if lines:
-            out.public[f"bank/{name}.jsonl"] = reviews.ledger_bytes(lines)
+    written = ledgers(spec, {d.item.id: d.item for d in items})
+    if written.climbs:  # as ``review apply`` writes them: a ledger exists once it has a line
+        out.public[paths.STATUS_LEDGER] = _jsonl(StatusChange, written.climbs)
+    if written.disagreements:
+        out.public[paths.DISAGREEMENT_LEDGER] = _jsonl(Disagreement, written.disagreements)
 
 
 def _run_dates(spec: DemoSpec, vol: VolumeSpec) -> dict[str, dt.date]:
@@ -284,7 +287,7 @@ def _stale(output: DemoOutput, layout: Layout) -> list[Path]:
     wanted = {layout.root / rel for rel in output.public}
     found = [
         p
-        for f in ("bank", "bundles")
+        for f in (paths.BANK, paths.BUNDLES)
         if (layout.root / f).is_dir()
         for p in (layout.root / f).rglob("*")
     ]

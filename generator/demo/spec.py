@@ -121,7 +121,7 @@ class JurySpec:
 @dataclass(frozen=True)
 class ReviewSpec:
     """A reviewer's decision on an item after publication, as ``probepress review apply``
-    recorded it (``generator.demo.reviews``): a sign-off climbs one rung."""
+    recorded it (``generator.demo.bank.ledgers``): a sign-off climbs one rung."""
 
     item: str
     decision: Literal["sign-off", "disagree"]
