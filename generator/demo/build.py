@@ -81,13 +81,12 @@ def _yaml(record: BaseModel, seed: int) -> bytes:
 def _jury(spec: DemoSpec) -> Jury:
     """The volumes' declared jury: grader, panel, reserves, qualification probes, grading."""
     jury, grading = spec.jury, spec.jury.grading
-    probes = [{"id": p, "expected": e} for p, e in spec.qualification_probes]
     return Jury.model_validate(
         {
             "grader": judge_ref(jury.grader),
             "panel": [judge_ref(j) for j in jury.panel],
             "reserves": [judge_ref(j) for j in (*jury.reserve_graders, *jury.reserve_judges)],
-            "qualification": {"status": "required", "rule": "all-correct", "probes": probes},
+            "qualification": spec.qualification,
             "grading": grading
             and {
                 "prompt_sha256": instructions.sha256(grading.instructions),

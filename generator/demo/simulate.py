@@ -305,9 +305,9 @@ def simulate_bundle(r: Round, cand: CandidateSpec) -> Bundle:
                 bundle.draw(demo, p_fail, half, n)
     bundle.panel = bundle.panel_lines()
     bundle.qualification = [
-        {"judge": judge.api, "family": judge.family, "probe": probe, "expected": expected}
-        | {"got": "refused" if probe in judge.qualification_refusals else expected}
+        {"judge": judge.api, "family": judge.family, "probe": p.id, "expected": p.expected}
+        | {"got": "refused" if p.id in judge.qualification_refusals else p.expected}
         for judge in (bundle.seating.grader, *bundle.seating.panel)
-        for probe, expected in r.spec.qualification_probes
+        for p in r.spec.qualification.probes
     ]
     return bundle
