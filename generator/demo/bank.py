@@ -1,17 +1,20 @@
-"""Build the example bank from its content files and the procedural held-out generator."""
+"""Build the example bank from its content files and the procedural held-out generator,
+and the ledgers of the reviews after publication."""
 
 from __future__ import annotations
 
 import datetime as dt
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
+from generator import ladder
 from generator.canary import demo_canary, with_canary
 from generator.demo import heldout, read_data
-from generator.demo.spec import DemoSpec
-from generator.ladder import RUNGS
+from generator.demo.spec import DemoSpec, ReviewSpec
 from generator.models.bank import BankItem, BankManifest, Category
+from generator.models.review import Disagreement, StatusChange
 from generator.store.bank import text_sha256_of
 
 
@@ -33,7 +36,7 @@ def categories() -> list[Category]:
 
 def _history(status: str, released: dt.date, spec: DemoSpec, rng: random.Random) -> list[Any]:
     """One step per rung up to ``status``, each by another reviewer, three days apart."""
-    reached = RUNGS[: RUNGS.index(status) + 1]
+    reached = ladder.RUNGS[: ladder.RUNGS.index(status) + 1]
     people = rng.sample(spec.reviewers, k=len(reached))
     start = released - dt.timedelta(days=10 + 3 * len(reached))
     return [
@@ -121,3 +124,55 @@ def build_bank(spec: DemoSpec) -> tuple[BankManifest, list[DemoItem]]:
     declared = {"name": spec.name, "license": "CC-BY-4.0", "versions": list(spec.versions)}
     manifest = {**declared, "demonstration": True, "categories": categories(), "canary": guid}
     return BankManifest.model_validate(manifest), items
+
+
+class Ledgers(NamedTuple):
+    """The bank's two review ledgers, by date then item, the order ``review apply``
+    appends them (``bank/status.jsonl``, ``bank/disagreements.jsonl``)."""
+
+    climbs: list[StatusChange]
+    disagreements: list[Disagreement]
+
+
+def _date_problem(spec: DemoSpec, review: ReviewSpec) -> str | None:
+    published = [v.publication_date for v in spec.volumes]
+    if review.day in published:
+        return f"dated {review.day}, a volume's publication date: the date must follow it"
+    if review.day < spec.versions[0].released:
+        return f"dated {review.day}, before the bank's first version"
+    return None
+
+
+def ledgers(spec: DemoSpec, items: Mapping[str, BankItem]) -> Ledgers:
+    """The ledger lines of ``spec.reviews`` over the items' frozen histories: a sign-off
+    climbs to the rung above the item's status, a disagreement records that status.
+
+    Whether a line keeps the ladder's rules and the held-out items' notes private is
+    what the bank's reader checks of every ledger (``generator.store.ledger``); checked
+    here is only what ``review apply`` checks when it appends, the date: after the
+    latest volume published before it, naming the bank version current on it.
+
+    Raises:
+        ValueError: A review is dated on a publication date or before the first version.
+    """
+    out = Ledgers([], [])
+    for review in sorted(spec.reviews, key=lambda r: (r.day, r.item)):
+        problem = _date_problem(spec, review)
+        if problem is not None:
+            raise ValueError(f"example review of {review.item} on {review.day}: {problem}")
+        frozen = items[review.item].validation if review.item in items else []
+        status = ladder.current_status(frozen, [c for c in out.climbs if c.item == review.item])
+        line = {
+            "item": review.item,
+            "by": review.by,
+            "on": review.day,
+            "bank_version": [v.id for v in spec.versions if v.released <= review.day][-1],
+            "comment": review.comment,
+        }
+        if review.decision == "disagree":
+            out.disagreements.append(Disagreement.model_validate({**line, "status": status}))
+        else:
+            rung = ladder.next_rung(status) or status  # the reader refuses a climb past the top
+            climb = {**line, "status": rung, "resolution": review.resolution}
+            out.climbs.append(StatusChange.model_validate(climb))
+    return out

@@ -20,9 +20,9 @@ from pydantic import BaseModel
 
 from generator import commitments, confine, instructions
 from generator.canonical import dumps, dumps_line, write_bytes
-from generator.demo import RUNNER, read_data, reviews
+from generator.demo import RUNNER, read_data
 from generator.demo.annexes import anchor_probes, calibration_units
-from generator.demo.bank import DemoItem, build_bank
+from generator.demo.bank import DemoItem, build_bank, ledgers
 from generator.demo.bank import categories as demo_categories
 from generator.demo.simulate import Bundle, Round, chance, endpoint_of, judge_ref, simulate_bundle
 from generator.demo.spec import EXAMPLE, CandidateSpec, DemoSpec, VolumeSpec
@@ -34,10 +34,13 @@ from generator.models.bank import BankItem, BankManifest, HeldOutEntry
 from generator.models.base import Record, slugify
 from generator.models.calibration import CALIBRATION_FILE, CalibrationRecord
 from generator.models.records import PrivateResponse
+from generator.models.review import Disagreement, StatusChange
 from generator.models.scoring import Reference, Scoring
-from generator.models.volume import Baseline, Jury, Protocol, Ranking, Thresholds
-from generator.prereg import preregistration_sha256
+from generator.models.volume import Jury, Preregistration, Protocol, Ranking, Thresholds
+from generator.prereg import volume_preregistration_sha256
 from generator.progress import Progress, silent
+from generator.store import paths
+from generator.store.bank import Bank
 from generator.store.paths import Layout
 
 Files = dict[str, bytes]
@@ -46,6 +49,8 @@ _FILES: dict[str, type[Record]] = dict(
     draws=Draw, verdicts=Verdict, panel=PanelVote, qualification=Qualification
 )
 """A bundle's line files (``<name>.jsonl``, lines of ``Bundle.<name>``) and their formats."""
+RANKING = Ranking(method="paired-holm", familywise_confidence=Decimal("0.95"))
+"""How every example volume ranks: paired comparisons, Holm across all pairs (issue 17)."""
 HEADER = "# Demonstration data written by `probepress demo` (seed {seed}). Do not edit by hand.\n"
 
 
@@ -76,13 +81,12 @@ def _yaml(record: BaseModel, seed: int) -> bytes:
 def _jury(spec: DemoSpec) -> Jury:
     """The volumes' declared jury: grader, panel, reserves, qualification probes, grading."""
     jury, grading = spec.jury, spec.jury.grading
-    probes = [{"id": p, "expected": e} for p, e in spec.qualification_probes]
     return Jury.model_validate(
         {
             "grader": judge_ref(jury.grader),
             "panel": [judge_ref(j) for j in jury.panel],
             "reserves": [judge_ref(j) for j in (*jury.reserve_graders, *jury.reserve_judges)],
-            "qualification": {"status": "required", "rule": "all-correct", "probes": probes},
+            "qualification": spec.qualification,
             "grading": grading
             and {
                 "prompt_sha256": instructions.sha256(grading.instructions),
@@ -119,83 +123,60 @@ def _declared(model: type[M], vol: VolumeSpec, **extra: Any) -> M:
     return model.model_validate({name: getattr(vol, name) for name in sorted(shared)} | extra)
 
 
-def _rules(spec: DemoSpec, vol: VolumeSpec) -> tuple[Protocol, Thresholds]:
-    """The volume's protocol and thresholds, as its spec declares them."""
-    prompt = sha256_text(spec.system_prompt)
-    protocol = _declared(Protocol, vol, system_prompt_sha256=prompt, tools=False)
-    # Rank ranges from paired comparisons, Holm across all pairs (issue 17).
-    ranking = Ranking(method="paired-holm", familywise_confidence=Decimal("0.95"))
-    age = DEFAULT_PROBE_MAX_AGE_DAYS
-    thresholds = _declared(Thresholds, vol, anchor_probe_max_age_days=age, ranking=ranking)
-    return protocol, thresholds
-
-
 def _volume(
     spec: DemoSpec, vol: VolumeSpec, run_dates: dict[str, dt.date], items: list[DemoItem]
 ) -> Volume:
-    """The volume's declaration (``volume.yaml``), its pre-registration hash computed."""
-    protocol, thresholds = _rules(spec, vol)
-    jury = _jury(spec)
+    """The volume's declaration (``volume.yaml``), pre-registered: its hash is the one
+    ``generator.prereg`` computes over what it declares."""
     used = {d.item.category for d in items}
     categories = [c.id for c in demo_categories() if c.id in used]
-    scoring = _scoring(categories, vol.reference)
-    calibration = vol.calibration.declared if vol.calibration else None
-    declared = {
-        c.api: Baseline.model_validate(_baseline(c, items)) for c in vol.candidates if c.baseline
-    }
+    prompt = sha256_text(spec.system_prompt)
+    age = DEFAULT_PROBE_MAX_AGE_DAYS
     listed = [
         {"api": c.api, "display_name": c.display_name, "role": c.role, "run_date": run_dates[c.api]}
-        | ({"baseline": declared[c.api]} if c.api in declared else {})
+        | ({"baseline": _baseline(c, items)} if c.baseline else {})
         for c in vol.candidates
     ]
-    baselines = {slugify(api): b.expected() for api, b in declared.items()}
-    rules = (protocol, thresholds, jury, None, scoring, calibration, baselines)
-    return Volume.model_validate(
+    volume = Volume.model_validate(
         {
             **{k: getattr(vol, k) for k in ("id", "title", "publication_date", "bank_version")},
             "demonstration": True,
             "window": {"start": vol.start, "end": vol.end},
-            "protocol": protocol,
-            "thresholds": thresholds,
-            "jury": jury,
-            "scoring": scoring,
-            "calibration": calibration,
-            "preregistration": {
-                "sha256": preregistration_sha256(*rules),
-                "registered": vol.preregistered or vol.start,
-            },
+            "protocol": _declared(Protocol, vol, system_prompt_sha256=prompt, tools=False),
+            "thresholds": _declared(
+                Thresholds, vol, anchor_probe_max_age_days=age, ranking=RANKING
+            ),
+            "jury": _jury(spec),
+            "scoring": _scoring(categories, vol.reference),
+            "calibration": vol.calibration.declared if vol.calibration else None,
+            "preregistration": {"sha256": "0" * 64, "registered": vol.preregistered or vol.start},
             "candidates": listed,
         }
     )
-
-
-def _volume_items(spec: DemoSpec, items: list[DemoItem], version: str) -> list[DemoItem]:
-    """The items a volume of ``version`` runs: added up to it, not retired by it (a
-    retired core item stays: the core is permanent)."""
-    upto = spec.versions[: [v.id for v in spec.versions].index(version) + 1]
-    retired = {item for v in upto for item in v.retired}
-    allowed = {v.id for v in upto}
-    return [
-        d for d in items if d.item.added_in in allowed and (d.item.core or d.item.id not in retired)
-    ]
+    registered = Preregistration(
+        sha256=volume_preregistration_sha256(volume), registered=volume.preregistration.registered
+    )
+    return volume.model_copy(update={"preregistration": registered})
 
 
 def _add_bank(
     out: DemoOutput, spec: DemoSpec, manifest: BankManifest, items: list[DemoItem]
-) -> None:
-    """The bank's manifest, public items, held-out index and ledgers; its held-out items
-    kept private."""
+) -> Bank:
+    """The bank's manifest, public items, held-out index and ledgers, its held-out items
+    kept private; the bank as a reader loads it (without its ledgers)."""
     held = [d.item for d in items if d.heldout]
     public = [d.item for d in items if not d.heldout]
-    out.public["bank/bank.yaml"] = _yaml(manifest, spec.seed)
-    out.public["bank/public.jsonl"] = _jsonl(BankItem, public)
+    out.public[paths.BANK_MANIFEST] = _yaml(manifest, spec.seed)
+    out.public[paths.PUBLIC_ITEMS] = _jsonl(BankItem, public)
     entries = [commitments.heldout_entry(item, out.secret) for item in held]
-    out.public["bank/heldout_index.jsonl"] = _jsonl(HeldOutEntry, entries)
+    out.public[paths.HELDOUT_INDEX] = _jsonl(HeldOutEntry, entries)
     out.private["heldout_items.jsonl"] = _jsonl(BankItem, held)
-    written = reviews.ledgers(spec, {item.id: item for item in public})
-    for name, lines in (("status", written.climbs), ("disagreements", written.disagreements)):
-        if lines:
-            out.public[f"bank/{name}.jsonl"] = reviews.ledger_bytes(lines)
+    written = ledgers(spec, {d.item.id: d.item for d in items})
+    if written.climbs:  # as ``review apply`` writes them: a ledger exists once it has a line
+        out.public[paths.STATUS_LEDGER] = _jsonl(StatusChange, written.climbs)
+    if written.disagreements:
+        out.public[paths.DISAGREEMENT_LEDGER] = _jsonl(Disagreement, written.disagreements)
+    return Bank(manifest, {i.id: i for i in public}, {e.id: e for e in entries})
 
 
 def _run_dates(spec: DemoSpec, vol: VolumeSpec) -> dict[str, dt.date]:
@@ -214,7 +195,7 @@ def _bundle_manifest(run: Round, bundle: Bundle, files: Files) -> BundleManifest
     return BundleManifest.model_validate(
         {
             "volume": run.vol.id,
-            "candidate": {k: getattr(cand, k) for k in ("api", "family", "display_name", "role")},
+            "candidate": bundle.candidate,
             "endpoint": endpoint_of(cand),
             "run": {
                 "started": run_date,
@@ -270,10 +251,12 @@ def build(spec: DemoSpec = EXAMPLE, progress: Progress = silent) -> DemoOutput:
     manifest, items = build_bank(spec)
     out = DemoOutput(public={}, private={}, secret=commitments.demo_secret(spec.seed))
     keys = {d.item.id: commitments.item_key(out.secret, d.item.id) for d in items if d.heldout}
-    _add_bank(out, spec, manifest, items)
+    bank = _add_bank(out, spec, manifest, items)
     for vol in spec.volumes:
         run_dates = _run_dates(spec, vol)
-        vol_items = _volume_items(spec, items, vol.bank_version)
+        # What a volume of its version runs: the store's rule (a retired core item stays).
+        active = {m.id for m in bank.active_items(vol.bank_version)}
+        vol_items = [d for d in items if d.item.id in active]
         volume = _volume(spec, vol, run_dates, vol_items)
         _add_volume(out, Round(spec, vol, volume, vol_items, run_dates, keys), progress)
     return out
@@ -284,7 +267,7 @@ def _stale(output: DemoOutput, layout: Layout) -> list[Path]:
     wanted = {layout.root / rel for rel in output.public}
     found = [
         p
-        for f in ("bank", "bundles")
+        for f in (paths.BANK, paths.BUNDLES)
         if (layout.root / f).is_dir()
         for p in (layout.root / f).rglob("*")
     ]

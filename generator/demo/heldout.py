@@ -55,28 +55,11 @@ _KIND = frozenset({"id", "category", "tier", "make", "answer", "added_in", "know
 @cache
 def _recipes() -> dict[str, Any]:
     """The data file: word ``tables`` and every one of ``kinds``, in id order."""
-    data: dict[str, Any] = _frozen(read_data("heldout.yaml"))
+    data: dict[str, Any] = read_data("heldout.yaml")
     for kind in data["kinds"]:
         if not kind.keys() <= _KIND:  # a misspelt key must fail, not vanish
             raise ValueError(f"held-out kind {kind['id']}: unknown {sorted(kind.keys() - _KIND)}")
     return data
-
-
-def _constant(spec: Any) -> bool:
-    if isinstance(spec, str):
-        return "{" not in spec and not spec.startswith("=")
-    return isinstance(spec, int | tuple)
-
-
-def _frozen(spec: Any) -> Any:
-    """The data with every list of constants a tuple, which ``value`` returns as is
-    (evaluating fixed option lists element by element made answers three times slower)."""
-    if isinstance(spec, dict):
-        return {name: _frozen(entry) for name, entry in spec.items()}
-    if isinstance(spec, list):
-        elements = [_frozen(element) for element in spec]
-        return tuple(elements) if all(map(_constant, elements)) else elements
-    return spec
 
 
 @cache

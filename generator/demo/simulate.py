@@ -21,7 +21,10 @@ from generator.commitments import response_commitment
 from generator.demo import heldout, read_data
 from generator.demo.bank import DemoItem
 from generator.demo.spec import CandidateSpec, DemoSpec, JudgeSpec, JurySpec, VolumeSpec
+from generator.jury import conflict
 from generator.models.base import slugify
+from generator.models.bundle import Candidate
+from generator.models.raters import ModelRater
 from generator.models.rubric import MAX_EVIDENCE, Rubric
 from generator.sampling import Eligible, panel_sample
 from generator.tier0 import run_check
@@ -66,14 +69,13 @@ class Seating:
     recusals: tuple[dict[str, str], ...]
 
 
-def seat_jury(jury: JurySpec, candidate: CandidateSpec) -> Seating:
-    """Recuse every judge of the candidate's family and seat the first suitable reserve."""
+def seat_jury(jury: JurySpec, candidate: Candidate) -> Seating:
+    """Recuse every judge in conflict with the candidate (``generator.jury.conflict``,
+    the rule the recusal gate checks) and seat the first suitable reserve."""
     recusals: list[dict[str, str]] = []
 
     def conflicted(judge: JudgeSpec) -> str | None:
-        if judge.api == candidate.api:
-            return "is_candidate"
-        return "same_family" if judge.family == candidate.family else None
+        return conflict(ModelRater(api=judge.api, family=judge.family), candidate)
 
     def seat(judge: JudgeSpec, name: str, reserves: tuple[JudgeSpec, ...]) -> JudgeSpec:
         reason = conflicted(judge)
@@ -179,7 +181,9 @@ class Bundle:
 
     def __init__(self, r: Round, cand: CandidateSpec) -> None:
         self.r, self.cand, self.slug = r, cand, slugify(cand.api)
-        self.seating = seat_jury(r.spec.jury, cand)
+        named = {k: getattr(cand, k) for k in ("api", "family", "display_name", "role")}
+        self.candidate = Candidate.model_validate(named)  # as its manifest names it
+        self.seating = seat_jury(r.spec.jury, self.candidate)
         self.rng = random.Random(f"{r.spec.seed}:{r.vol.id}:{self.slug}")
         self.draws: list[Line] = []
         self.verdicts: list[Line] = []
@@ -301,9 +305,9 @@ def simulate_bundle(r: Round, cand: CandidateSpec) -> Bundle:
                 bundle.draw(demo, p_fail, half, n)
     bundle.panel = bundle.panel_lines()
     bundle.qualification = [
-        {"judge": judge.api, "family": judge.family, "probe": probe, "expected": expected}
-        | {"got": "refused" if probe in judge.qualification_refusals else expected}
+        {"judge": judge.api, "family": judge.family, "probe": p.id, "expected": p.expected}
+        | {"got": "refused" if p.id in judge.qualification_refusals else p.expected}
         for judge in (bundle.seating.grader, *bundle.seating.panel)
-        for probe, expected in r.spec.qualification_probes
+        for p in r.spec.qualification.probes
     ]
     return bundle

@@ -17,6 +17,7 @@ from pydantic import ConfigDict, TypeAdapter, with_config
 from generator.demo import read_data
 from generator.models.calibration import CalibrationSet, CriterionType
 from generator.models.manifest import BankVersion
+from generator.models.raters import QualificationRequired
 from generator.models.scoring import Reference
 
 # The example's declaration is data: a misspelt field there must fail, not vanish.
@@ -121,7 +122,7 @@ class JurySpec:
 @dataclass(frozen=True)
 class ReviewSpec:
     """A reviewer's decision on an item after publication, as ``probepress review apply``
-    recorded it (``generator.demo.reviews``): a sign-off climbs one rung."""
+    recorded it (``generator.demo.bank.ledgers``): a sign-off climbs one rung."""
 
     item: str
     decision: Literal["sign-off", "disagree"]
@@ -143,8 +144,8 @@ class DemoSpec:
     seed: int
     system_prompt: str
     reviewers: tuple[str, ...]
-    qualification_probes: tuple[tuple[str, str], ...]
-    """(case id, its correct grade): every seated grader, panel judge and reserve runs all."""
+    qualification: QualificationRequired
+    """The jury's probe set: every seated grader, panel judge and reserve runs all of it."""
     extra_items: int = 0
     reviews: tuple[ReviewSpec, ...] = ()
 

@@ -13,11 +13,13 @@ from typing import Any
 import pytest
 
 from generator.canonical import dumps_line
-from generator.demo import reviews
-from generator.demo.bank import build_bank
+from generator.demo.bank import build_bank, ledgers
+from generator.demo.build import build, write
 from generator.demo.spec import EXAMPLE, ReviewSpec
 from generator.models.review import Disagreement, StatusChange
 from generator.store import Layout, load_volume
+from generator.store.bank import load_bank
+from generator.store.jsonl import Bounds, Problems
 from tests.conftest import CliRun, as_of
 
 REPO = Path(__file__).resolve().parents[2]
@@ -25,8 +27,8 @@ RETIRED = "ambig-003"
 WITHHELD = "withheld: 4 validated items, minimum 5"
 
 
-def _public() -> dict[str, Any]:
-    return {d.item.id: d.item for d in build_bank(EXAMPLE)[1] if not d.heldout}
+def _items() -> dict[str, Any]:
+    return {d.item.id: d.item for d in build_bank(EXAMPLE)[1]}
 
 
 def _figures(root: Path) -> dict[str, Any]:
@@ -39,7 +41,7 @@ def _day(volume: str) -> dt.date:
 
 
 def test_the_reviews_after_vol_002_are_ledger_lines_as_review_apply_writes_them() -> None:
-    written = reviews.ledgers(EXAMPLE, _public())
+    written = ledgers(EXAMPLE, _items())
     assert [(c.item, c.status, c.by) for c in written.climbs] == [
         ("live-003", "validated", "A. Haddad"),
         ("premise-004", "reviewed", "S. Tanaka"),
@@ -53,49 +55,70 @@ def test_the_reviews_after_vol_002_are_ledger_lines_as_review_apply_writes_them(
         assert _day("vol-002") < line.on <= _day("vol-003")
         # The bank version current on the day: v1.3 from its release on 2026-12-01.
         assert line.bank_version == ("v1.3" if line.on >= dt.date(2026, 12, 1) else "v1.2")
-    data = reviews.ledger_bytes(written.climbs)
-    expected = "".join(dumps_line(c.model_dump(mode="json")) for c in written.climbs)
-    assert data == expected.encode("utf-8")
-    assert [StatusChange.model_validate_json(x) for x in data.splitlines()] == list(written.climbs)
-    one = reviews.ledger_bytes(written.disagreements).splitlines()
+    public = build().public
+    for name, lines in (("status", written.climbs), ("disagreements", written.disagreements)):
+        # Line for line what ``review apply`` appends (``generator.reviewing``).
+        expected = "".join(dumps_line(x.model_dump(mode="json")) for x in lines)
+        assert public[f"bank/{name}.jsonl"] == expected.encode("utf-8")
+    data = public["bank/status.jsonl"].splitlines()
+    assert [StatusChange.model_validate_json(x) for x in data] == written.climbs
+    one = public["bank/disagreements.jsonl"].splitlines()
     assert [Disagreement.model_validate_json(x) for x in one] == [dispute]
 
 
-def _refused(*declared: ReviewSpec) -> str:
-    with pytest.raises(ValueError) as caught:
-        reviews.ledgers(replace(EXAMPLE, reviews=declared), _public())
-    return str(caught.value)
+def _refused(tmp_path: Path, *declared: ReviewSpec) -> list[tuple[str, str]]:
+    """What the bank's reader refuses of the ledgers the demo writes for ``declared``
+    (the bank alone: no volume is simulated)."""
+    layout = Layout.at(tmp_path, tmp_path / ".private")
+    write(build(replace(EXAMPLE, reviews=declared, volumes=())), layout)
+    problems = Problems()
+    load_bank(layout, Bounds(), problems, private=False)
+    return [(f"{p.path}:{p.line}", f"{p.message} [{p.rule}]") for p in problems.items]
 
 
-def test_a_review_that_breaks_the_ladder_is_refused() -> None:
+def test_a_review_that_breaks_the_ladder_is_refused_by_the_ledger_reader(tmp_path: Path) -> None:
     same = ReviewSpec("live-003", "sign-off", "S. Tanaka", dt.date(2026, 11, 27))
-    assert _refused(same) == (
-        "example review of live-003 on 2026-11-27: step 3 (validated) is signed by "
-        "'S. Tanaka', who also signed it off as 'reviewed': each rung needs a different person"
-    )
+    assert _refused(tmp_path / "same", same) == [
+        (
+            "bank/status.jsonl:1",
+            "live-003: step 3 (validated) is signed by 'S. Tanaka', who also signed it off "
+            "as 'reviewed': each rung needs a different person [validation-ladder]",
+        )
+    ]
     disputed = ReviewSpec("prov-003", "disagree", "R. Okafor", dt.date(2026, 11, 30), "wrong")
     unresolved = ReviewSpec("prov-003", "sign-off", "R. Okafor", dt.date(2026, 12, 4))
-    assert _refused(disputed, unresolved) == (
-        "example review of prov-003 on 2026-12-04: the 'validated' step follows a recorded "
-        "disagreement but gives no resolution: write down how the two reviewers settled it"
-    )
+    assert _refused(tmp_path / "unresolved", disputed, unresolved) == [
+        (
+            "bank/status.jsonl:1",
+            "prov-003: the 'validated' step follows a recorded disagreement but gives no "
+            "resolution: write down how the two reviewers settled it [validation-ladder]",
+        )
+    ]
     top = ReviewSpec("ambig-001", "sign-off", "J. Doe", dt.date(2026, 11, 27))
-    assert _refused(top) == (
-        "example review of ambig-001 on 2026-11-27: the item is already 'validated', the top rung"
-    )
+    assert _refused(tmp_path / "top", top) == [
+        (
+            "bank/status.jsonl:1",
+            "ambig-001: the item is already 'validated', the top rung [validation-ladder]",
+        )
+    ]
 
 
-def test_a_review_on_a_publication_date_or_of_a_heldout_item_is_refused() -> None:
+def test_a_review_on_a_publication_date_or_of_a_heldout_item_is_refused(tmp_path: Path) -> None:
     on_the_day = ReviewSpec("live-003", "sign-off", "A. Haddad", _day("vol-002"))
-    assert _refused(on_the_day) == (
+    with pytest.raises(ValueError) as caught:
+        ledgers(replace(EXAMPLE, reviews=(on_the_day,)), _items())
+    assert str(caught.value) == (
         "example review of live-003 on 2026-11-25: dated 2026-11-25, a volume's publication "
         "date: the date must follow it"
     )
     held = ReviewSpec("h-arith-01", "sign-off", "A. Haddad", dt.date(2026, 11, 27))
-    assert _refused(held) == (
-        "example review of h-arith-01 on 2026-11-27: not a public item of the example "
-        "(held-out notes are private)"
-    )
+    assert _refused(tmp_path, held) == [
+        (
+            "bank/status.jsonl:1",
+            "h-arith-01 is held out: its notes stay in the private store (notes_private: "
+            "true, no comment or resolution) [ledger-private]",
+        )
+    ]
 
 
 def test_the_example_as_of_vol_002_has_no_later_version_volume_or_review() -> None:
