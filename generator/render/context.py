@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import bisect
 import posixpath
 from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import cached_property
 from typing import Any
 
 from generator.models.bank import Category
@@ -39,8 +41,21 @@ class Inputs:
     style: Stylesheet
     draft: bool = False
     texts: bool = True
-    """Read the responses the jury cards quote (False: a render only to see which figures
-    the templates look up, as the publishing gate does, skips that pass over the draws)."""
+    """Read the responses the pages quote (False: a render only to see which figures the
+    templates look up, as the publishing gate does, skips those passes over the draws)."""
+
+    @cached_property
+    def _ids(self) -> list[str]:
+        return sorted(self.figures)
+
+    def ids_under(self, prefix: str) -> list[str]:
+        """The ids of the figures that start with ``prefix``, in order."""
+        ids = self._ids
+        start = bisect.bisect_left(ids, prefix)
+        end = start
+        while end < len(ids) and ids[end].startswith(prefix):
+            end += 1
+        return ids[start:end]
 
     @property
     def volume_id(self) -> str:
