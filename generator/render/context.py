@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import bisect
 import posixpath
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -11,7 +10,7 @@ from functools import cached_property
 from typing import Any
 
 from generator.models.bank import Category
-from generator.models.figures import Figure
+from generator.models.figures import Figure, ids_under
 from generator.models.volume import CandidateRef
 from generator.render.environment import FigureLookup, Stylesheet
 from generator.render.provenance import Provenance
@@ -50,12 +49,7 @@ class Inputs:
 
     def ids_under(self, prefix: str) -> list[str]:
         """The ids of the figures that start with ``prefix``, in order."""
-        ids = self._ids
-        start = bisect.bisect_left(ids, prefix)
-        end = start
-        while end < len(ids) and ids[end].startswith(prefix):
-            end += 1
-        return ids[start:end]
+        return ids_under(self._ids, prefix)
 
     @property
     def volume_id(self) -> str:
