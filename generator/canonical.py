@@ -10,17 +10,111 @@ outside). Files get mode 0644 and new directories 0755 whatever the umask.
 from __future__ import annotations
 
 import json
+import math
 import os
 import tempfile
+from json.encoder import encode_basestring
 from pathlib import Path
 from typing import Any
 
 from generator.confine import FILE_MODE, checked, make_dirs
 
+_INFINITY = float("inf")
+
 
 def dumps(data: Any) -> str:
-    """Canonical pretty JSON text with a trailing newline."""
-    return json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+    """Canonical pretty JSON text with a trailing newline.
+
+    The text of ``json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False)``, byte
+    for byte, with the same errors (``tests/test_canonical.py`` compares them on
+    generated data). CPython serves ``indent`` only with its pure-Python encoder, a
+    generator per container; this writer appends to one list and quotes strings with
+    the C function that ``json`` itself uses, in about half the time.
+    """
+    out: list[str] = []
+    _write(data, out, "\n", set())
+    out.append("\n")
+    return "".join(out)
+
+
+def _float(value: float) -> str:
+    """A float as ``json`` writes it (``NaN``, ``Infinity`` and ``-Infinity`` allowed)."""
+    if math.isnan(value):
+        return "NaN"
+    if value == _INFINITY:
+        return "Infinity"
+    if value == -_INFINITY:
+        return "-Infinity"
+    return float.__repr__(value)
+
+
+def _scalar(value: Any) -> str | None:
+    """JSON text of a string, None, bool or number, tested in ``json``'s order; None for
+    anything else."""
+    if isinstance(value, str):
+        return encode_basestring(value)
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, int):
+        return int.__repr__(value)
+    if isinstance(value, float):
+        return _float(value)
+    return None
+
+
+def _key(key: Any) -> str:
+    """A dict key as ``json`` quotes it (a number, bool or None becomes its text)."""
+    if isinstance(key, str):
+        return encode_basestring(key)
+    text = _float(key) if isinstance(key, float) else _scalar(key)
+    if text is None:
+        raise TypeError(f"keys must be str, int, float, bool or None, not {type(key).__name__}")
+    return encode_basestring(text)
+
+
+def _write(value: Any, out: list[str], newline: str, open_: set[int]) -> None:
+    """Append ``value`` at the indent ``newline`` ends with; ``open_``: the containers
+    being written, to refuse a cycle as ``json`` does."""
+    text = _scalar(value)
+    if text is not None:
+        out.append(text)
+        return
+    if not isinstance(value, (list, tuple, dict)):
+        raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+    if not value:
+        out.append("{}" if isinstance(value, dict) else "[]")
+        return
+    if id(value) in open_:
+        raise ValueError("Circular reference detected")
+    open_.add(id(value))
+    inner = newline + "  "
+    if isinstance(value, dict):
+        lead = "{" + inner
+        for key, item in sorted(value.items()):  # sorted before keys become text, as json
+            _item(f"{lead}{_key(key)}: ", item, out, inner, open_)
+            lead = "," + inner
+        out.append(newline + "}")
+    else:
+        lead = "[" + inner
+        for item in value:
+            _item(lead, item, out, inner, open_)
+            lead = "," + inner
+        out.append(newline + "]")
+    open_.discard(id(value))
+
+
+def _item(head: str, item: Any, out: list[str], inner: str, open_: set[int]) -> None:
+    """Append a container's member after ``head`` (its separator, indent and key)."""
+    text = encode_basestring(item) if type(item) is str else _scalar(item)
+    if text is None:
+        out.append(head)
+        _write(item, out, inner, open_)
+    else:
+        out.append(head + text)
 
 
 def dumps_line(data: Any) -> str:

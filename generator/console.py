@@ -5,7 +5,6 @@ Rich decides colour by itself: none when the stream is not a terminal or ``NO_CO
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -15,6 +14,7 @@ from rich.console import Console
 from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
 from rich.progress import Progress as Bar
 
+from generator.canonical import dumps
 from generator.progress import Counter, Progress, silent
 
 
@@ -44,7 +44,7 @@ def print_json(data: Any) -> None:
     are written as ``\\uXXXX`` escapes: the same JSON value, inert on a screen. ``json``
     escapes C0 controls itself; outside strings there are only spaces and newlines.
     """
-    text = json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False)
+    text = dumps(data).removesuffix("\n")
     if not text.isprintable():
         text = "".join(c if c.isprintable() or c in " \n" else _json_escape(c) for c in text)
     sys.stdout.write(text + "\n")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import json
 from typing import Annotated, Any, ClassVar, Literal
@@ -142,3 +143,13 @@ class FiguresRegistry(Record):
                 raise ValueError(f"two source lists share the key {key}")
             figure["sources"] = key
         return {**data, "schema_version": REGISTRY_SCHEMA_VERSION, "sources": table}
+
+
+def ids_under(ids: list[str], prefix: str) -> list[str]:
+    """The ids of sorted ``ids`` that start with ``prefix`` (in sorted ids they are
+    adjacent: a page or download picks one candidate's figures out of thousands)."""
+    start = bisect.bisect_left(ids, prefix)
+    end = start
+    while end < len(ids) and ids[end].startswith(prefix):
+        end += 1
+    return ids[start:end]

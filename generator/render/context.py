@@ -6,10 +6,11 @@ import posixpath
 from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import cached_property
 from typing import Any
 
 from generator.models.bank import Category
-from generator.models.figures import Figure
+from generator.models.figures import Figure, ids_under
 from generator.models.volume import CandidateRef
 from generator.render.environment import FigureLookup, Stylesheet
 from generator.render.provenance import Provenance
@@ -39,8 +40,16 @@ class Inputs:
     style: Stylesheet
     draft: bool = False
     texts: bool = True
-    """Read the responses the jury cards quote (False: a render only to see which figures
-    the templates look up, as the publishing gate does, skips that pass over the draws)."""
+    """Read the responses the pages quote (False: a render only to see which figures the
+    templates look up, as the publishing gate does, skips those passes over the draws)."""
+
+    @cached_property
+    def _ids(self) -> list[str]:
+        return sorted(self.figures)
+
+    def ids_under(self, prefix: str) -> list[str]:
+        """The ids of the figures that start with ``prefix``, in order."""
+        return ids_under(self._ids, prefix)
 
     @property
     def volume_id(self) -> str:

@@ -78,7 +78,7 @@ def _under(inputs: Inputs, prefix: str) -> list[Figure]:
         counted = f.detail.get("counted", 0)
         return (-Decimal(f.value), -int(counted) if isinstance(counted, int) else 0, f.id)
 
-    return sorted((f for fid, f in inputs.figures.items() if fid.startswith(prefix)), key=order)
+    return sorted((inputs.figures[fid] for fid in inputs.ids_under(prefix)), key=order)
 
 
 def _line_text(item: BankItem | None, line: str) -> str | None:
@@ -115,7 +115,7 @@ def _failing(inputs: Inputs, c: Candidate) -> Failing:
     items = _under(inputs, f"{c.prefix}/wrong/item/")
     lines = _under(inputs, f"{c.prefix}/wrong/line/")
     keys = set()
-    for f in (*items, *lines):
+    for f in (*items, *lines) if inputs.texts else ():
         example, item = f.detail.get("example"), str(f.detail["item"])
         if isinstance(example, str) and item in inputs.data.bank.public:
             keys.add(DrawKey(item, example[0], int(example[1:])))
@@ -137,9 +137,8 @@ def rubric_lines_context(inputs: Inputs, c: Candidate) -> dict[str, list[RubricI
     """Rubric group id → its items' lines with the grader's met-rate figures on ``c``."""
     prefix = f"{c.prefix}/rubric/line/"
     by_item: dict[str, list[Figure]] = defaultdict(list)
-    for fid in sorted(inputs.figures):
-        if fid.startswith(prefix):
-            by_item[str(inputs.figures[fid].detail["item"])].append(inputs.figures[fid])
+    for fid in inputs.ids_under(prefix):
+        by_item[str(inputs.figures[fid].detail["item"])].append(inputs.figures[fid])
     bank = inputs.data.bank
     groups: dict[str, list[RubricItem]] = defaultdict(list)
     for item, found in sorted(by_item.items()):

@@ -17,7 +17,7 @@ import io
 from collections.abc import Mapping
 
 from generator.canonical import dumps
-from generator.models.figures import Figure
+from generator.models.figures import Figure, ids_under
 from generator.models.leaderboard import Leaderboard, LeaderboardRow, RowInterval
 from generator.models.volume import CandidateRef, Volume
 from generator.site.published import PublishedVolume
@@ -93,12 +93,13 @@ def leaderboard(volume: Volume, figures: Mapping[str, Figure]) -> Leaderboard:
     pv = PublishedVolume(volume=volume, figures=figures, frozen={})
     rows = []
     seen: set[str] = set()
+    ids = sorted(figures)
     for ref in candidates_in_order(pv):
         if ref.slug in seen:
             continue  # one bundle folder, one set of figures: listed once
         seen.add(ref.slug)
         prefix = f"{volume.id}/{ref.slug}/"
-        rows += [_row(volume, ref, figures[k]) for k in sorted(figures) if k.startswith(prefix)]
+        rows += [_row(volume, ref, figures[k]) for k in ids_under(ids, prefix)]
     return Leaderboard(
         volume=volume.id, title=volume.title, demonstration=volume.demonstration, rows=rows
     )

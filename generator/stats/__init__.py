@@ -14,7 +14,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from generator.stats.agreement import AgreementResult, Leniency, gwet_ac1, leniency
+    from generator.stats.agreement import AgreementResult, Leniency, gwet_ac1, leniencies
     from generator.stats.decimal_format import percent_str, to_decimal_str
     from generator.stats.differences import difference_interval
     from generator.stats.errors import StatsError
@@ -32,7 +32,7 @@ _HOME = {
     "AgreementResult": "agreement",
     "Leniency": "agreement",
     "gwet_ac1": "agreement",
-    "leniency": "agreement",
+    "leniencies": "agreement",
     "percent_str": "decimal_format",
     "to_decimal_str": "decimal_format",
     "StatsError": "errors",
@@ -69,7 +69,7 @@ __all__ = [
     "difference_interval",
     "gwet_ac1",
     "holm_separations",
-    "leniency",
+    "leniencies",
     "narrow_interval",
     "paired_rank_ranges",
     "percent_str",

@@ -231,46 +231,35 @@ def _category_counts(
     return np.array(counts, dtype=np.float64)
 
 
-def leniency(
-    grader_pass: Sequence[bool] | npt.NDArray[np.bool_],
-    majority_pass: Sequence[bool] | npt.NDArray[np.bool_],
-    confidence: float = 0.95,
-) -> Leniency:
-    """How much more often the grader passes a draw than the panel majority does.
-
-    Both verdicts are on the same sampled draws, so the difference of pass shares is a
-    paired difference of proportions; its interval is Tango's score interval (see
-    ``generator.stats.paired``), chosen over a paired bootstrap because it is
-    deterministic and keeps near-nominal coverage when discordant draws are few. It
-    treats draws as independent pairs; draws of one item share that item, so with many
-    draws per item the interval can be somewhat optimistic. Drop draws with no panel
-    majority before calling.
-
-    Args:
-        grader_pass: Per draw, whether the Tier 1 grader passed it.
-        majority_pass: Per draw, whether the panel majority passed it.
-        confidence: Two-sided confidence level in (0, 1).
-
-    Returns:
-        The leniency in points with its interval and both pass shares.
-
-    Raises:
-        StatsError: Inputs of different lengths, empty, or not booleans.
-    """
-    return leniencies([(grader_pass, majority_pass)], confidence)[0]
-
-
 Verdicts = Sequence[bool] | npt.NDArray[np.bool_]
 
 
 def leniencies(
     samples: Sequence[tuple[Verdicts, Verdicts]], confidence: float = 0.95
 ) -> list[Leniency]:
-    """``leniency`` of many ``(grader_pass, majority_pass)`` samples at once (same
-    results, bit for bit: Tango's bisection works element by element).
+    """How much more often the grader passes a draw than the panel majority does, for
+    each ``(grader_pass, majority_pass)`` sample, in one batch (Tango's bisection works
+    element by element, so a sample's result does not depend on the others).
+
+    Both verdicts of a sample are on the same sampled draws, so the difference of pass
+    shares is a paired difference of proportions; its interval is Tango's score interval
+    (see ``generator.stats.paired``), chosen over a paired bootstrap because it is
+    deterministic and keeps near-nominal coverage when discordant draws are few. It
+    treats draws as independent pairs; draws of one item share that item, so with many
+    draws per item the interval can be somewhat optimistic. Drop draws with no panel
+    majority before calling.
+
+    Args:
+        samples: Per sample, whether the Tier 1 grader passed each draw and whether the
+            panel majority did.
+        confidence: Two-sided confidence level in (0, 1).
+
+    Returns:
+        Per sample, the leniency in points with its interval and both pass shares.
 
     Raises:
-        StatsError: As ``leniency``, for the first sample that is invalid.
+        StatsError: For the first sample whose inputs are of different lengths, empty,
+            or not booleans.
     """
     level = check_confidence(confidence)
     checked = [_paired_verdicts(grader, majority) for grader, majority in samples]

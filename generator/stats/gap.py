@@ -91,26 +91,12 @@ def stratum(
     return Stratum(category, held, public)
 
 
-def contamination_gap(strata: Sequence[Stratum], confidence: float = 0.95) -> Gap:
-    """The stratified held-out-minus-public gap of one candidate with both intervals.
-
-    Args:
-        strata: The categories with items on both sides (at least one).
-        confidence: Two-sided confidence level in (0, 1).
-
-    Returns:
-        The gap, its narrow interval and (when estimable) its wide interval.
-
-    Raises:
-        StatsError: No stratum, or an invalid confidence level.
-    """
-    return contamination_gaps([strata], confidence)[0]
-
-
 def contamination_gaps(each: Sequence[Sequence[Stratum]], confidence: float = 0.95) -> list[Gap]:
-    """``contamination_gap`` of many candidates at once (same results, bit for bit).
+    """The stratified held-out-minus-public gap of each candidate, with both intervals.
 
-    Candidates with the same weights (the same strata and item counts) share one batched
+    Per candidate: the gap, its narrow interval and (when estimable) its wide interval,
+    over the categories with items on both sides (at least one). Candidates with the
+    same weights (the same strata and item counts) share one batched
     narrow search (``narrow.score_bounds_rows``, whose rows are independent).
 
     Raises:

@@ -10,8 +10,9 @@ from hypothesis import strategies as st
 from irrCAC.raw import CAC
 
 from generator.errors import ProbepressError
-from generator.stats import StatsError, gwet_ac1, leniency
+from generator.stats import StatsError, gwet_ac1
 from tests.stats.gwet_numpy import category_counts, gwet_ac1_numpy
+from tests.stats.one_row import leniency
 
 CATEGORIES = ["pass", "fail", "refused"]
 

@@ -14,7 +14,7 @@ from generator.stats import narrow, paired
 from generator.stats.agreement import leniencies
 from generator.stats.differences import difference_interval, narrow_differences
 from generator.stats.gap import _cells as gap_cells
-from generator.stats.gap import contamination_gap, contamination_gaps, stratum
+from generator.stats.gap import contamination_gaps, stratum
 from generator.stats.intervals import (
     Interval,
     narrow_interval,
@@ -24,6 +24,7 @@ from generator.stats.intervals import (
     wilson,
     wilson_intervals,
 )
+from tests.stats.one_row import contamination_gap
 
 
 def _exact(iv: Interval) -> tuple[object, ...]:

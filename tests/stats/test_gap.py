@@ -9,7 +9,8 @@ import pytest
 
 from generator.stats import StatsError
 from generator.stats.differences import difference_interval
-from generator.stats.gap import Stratum, contamination_gap, pooled_t, stratum
+from generator.stats.gap import Stratum, pooled_t, stratum
+from tests.stats.one_row import contamination_gap
 
 REPETITIONS = 1000
 BAND = (0.92, 0.98)

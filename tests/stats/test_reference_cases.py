@@ -15,8 +15,9 @@ from typing import Any
 import pytest
 from scipy import stats
 
-from generator.stats import gwet_ac1, leniency, wilson
+from generator.stats import gwet_ac1, wilson
 from tests.stats.gwet_numpy import category_counts, gwet_ac1_numpy
+from tests.stats.one_row import leniency
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "stats_reference_cases.json"
 CASES: dict[str, dict[str, Any]] = {
