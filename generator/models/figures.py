@@ -6,7 +6,7 @@ import hashlib
 import json
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import ConfigDict, Field, model_validator
+from pydantic import ConfigDict, Field, ValidationError, model_validator
 
 from generator.models.base import Part, Record, Sha256
 from generator.models.receipts import Receipt
@@ -16,7 +16,27 @@ Decimal = Annotated[str, Field(pattern=r"^-?[0-9]+(\.[0-9]+)?$")]
 Param = str | int | bool
 
 
-class Source(Part):
+_FIELD_SETS: dict[frozenset[str], set[str]] = {}
+"""One set object for each distinct set of field names given to a figures model."""
+
+
+class _Many(Part):
+    """A part of which a volume holds tens of thousands (a figure, its intervals and
+    sources): every instance with the same fields given shares one set of their names.
+
+    pydantic gives every instance its own ``__pydantic_fields_set__``, a set of about
+    730 bytes; it was 40 % of a registry in memory (issue 19). Sharing one is safe
+    because these models are frozen: pydantic changes the set of an instance only on
+    assignment (refused) or on the copy ``model_copy`` makes."""
+
+    def model_post_init(self, context: Any, /) -> None:
+        names = self.__pydantic_fields_set__
+        object.__setattr__(
+            self, "__pydantic_fields_set__", _FIELD_SETS.setdefault(frozenset(names), names)
+        )
+
+
+class Source(_Many):
     """A file a figure was computed from."""
 
     path: str
@@ -25,7 +45,7 @@ class Source(Part):
     """SHA-256 of the file when the figure was computed."""
 
 
-class Interval(Part):
+class Interval(_Many):
     """An interval around a figure."""
 
     lo: Decimal
@@ -57,7 +77,7 @@ def _sources_cited_by_key(schema: dict[str, Any]) -> None:
     }
 
 
-class Figure(Part):
+class Figure(_Many):
     """One publishable number."""
 
     model_config = ConfigDict(json_schema_extra=_sources_cited_by_key)
@@ -86,6 +106,19 @@ class Figure(Part):
     sources: list[Source]
     """Every file the number was computed from. In the registry file (since schema
     version 3) the key of the list in the registry's ``sources`` table."""
+
+
+def _validated_once(listed: Any) -> Any:
+    """A table's source list as ``Source`` models, validated once for all the figures
+    citing it (a figure given a model keeps it: the figures share one object per file,
+    not a copy each; issue 19). A list that does not validate is returned as it is, so
+    each citing figure reports its errors where it always did."""
+    if not isinstance(listed, list):
+        return listed
+    try:
+        return [Source.model_validate(entry) for entry in listed]
+    except ValidationError:
+        return listed
 
 
 REGISTRY_SCHEMA_VERSION = 3
@@ -123,11 +156,14 @@ class FiguresRegistry(Record):
         if not isinstance(table, dict) or not isinstance(figures, dict):
             return data
         resolved = {}
+        shared: dict[str, Any] = {}
         for name, figure in figures.items():
             key = figure.get("sources") if isinstance(figure, dict) else None
             if isinstance(key, str) and key not in table:
                 raise ValueError(f"figure {name}: sources {key!r} is not in the table")
-            resolved[name] = {**figure, "sources": table[key]} if isinstance(key, str) else figure
+            if isinstance(key, str) and key not in shared:
+                shared[key] = _validated_once(table[key])
+            resolved[name] = {**figure, "sources": shared[key]} if isinstance(key, str) else figure
         return {k: v for k, v in data.items() if k != "sources"} | {"figures": resolved}
 
     def file_form(self) -> dict[str, Any]:
