@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterator
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import ConfigDict, Field, ValidationError, model_validator
 
+from generator.canonical import dumps
 from generator.models.base import Part, Record, Sha256
 from generator.models.receipts import Receipt
 
@@ -166,15 +168,32 @@ class FiguresRegistry(Record):
             resolved[name] = {**figure, "sources": shared[key]} if isinstance(key, str) else figure
         return {k: v for k, v in data.items() if k != "sources"} | {"figures": resolved}
 
-    def file_form(self) -> dict[str, Any]:
-        """The registry as its file holds it (this schema version): each distinct source
-        list once, in the ``sources`` table, and every figure citing its list by key."""
-        data = self.model_dump(mode="json")
+    def file_chunks(self) -> Iterator[str]:
+        """The registry's file text (this schema version: each distinct source list once,
+        in the ``sources`` table, and every figure citing its list by key), one figure at
+        a time: the pieces join into the canonical JSON of the whole document
+        (``canonical.dumps``), which is never held as a tree of dicts (issue 19: at 600
+        candidates that tree was the largest thing ``figures`` held)."""
         table: dict[str, Any] = {}
-        for figure in data["figures"].values():
+        rest = self.model_dump(mode="json", exclude={"figures", "sources"})
+        rest |= {"schema_version": REGISTRY_SCHEMA_VERSION, "sources": table}
+        # Canonical order: "figures" sorts before every other key, "sources" (the table
+        # the figures fill) after it.
+        yield '{\n  "figures": {'
+        for number, name in enumerate(sorted(self.figures)):
+            figure = self.figures[name].model_dump(mode="json")
             text = json.dumps(figure["sources"], sort_keys=True, separators=(",", ":"))
             key = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
             if table.setdefault(key, figure["sources"]) != figure["sources"]:
                 raise ValueError(f"two source lists share the key {key}")
             figure["sources"] = key
-        return {**data, "schema_version": REGISTRY_SCHEMA_VERSION, "sources": table}
+            yield f"{',' if number else ''}\n    {_nested(name, 2)}: {_nested(figure, 2)}"
+        yield "\n  }" if self.figures else "}"
+        for name in sorted(rest):
+            yield f",\n  {_nested(name, 1)}: {_nested(rest[name], 1)}"
+        yield "\n}\n"
+
+
+def _nested(value: Any, level: int) -> str:
+    """``value``'s canonical JSON as it reads ``level`` levels deep in a document."""
+    return dumps(value)[:-1].replace("\n", "\n" + "  " * level)

@@ -9,6 +9,7 @@ import json
 import pytest
 from pydantic import ValidationError
 
+from generator.canonical import dumps
 from generator.figures import render
 from generator.models.base import json_validator
 from generator.models.figures import Figure, FiguresRegistry
@@ -89,3 +90,11 @@ def test_an_invalid_table_list_is_reported_in_every_figure_citing_it() -> None:
     assert sorted(e["loc"] for e in raised.value.errors()) == [
         ("figures", f"vol-001/f{n}", "sources", 1, "sha256") for n in range(3)
     ]
+
+
+@pytest.mark.parametrize("count", [0, 1, 4])
+def test_the_file_written_a_figure_at_a_time_is_canonical_json(count: int) -> None:
+    data = _v2()
+    data["figures"] = dict(list(data["figures"].items())[:count])  # type: ignore[attr-defined]
+    text = render(FiguresRegistry.model_validate(data))
+    assert dumps(json.loads(text)) == text
