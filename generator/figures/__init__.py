@@ -7,9 +7,7 @@ recomputes without writing and names every figure whose sources or value changed
 
 from __future__ import annotations
 
-import hashlib
 import io
-import json
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -200,48 +198,8 @@ def verify(
 
     Every figure is recomputed from the files, every time: no digest remembered by an
     earlier run stands in for the recomputation (that would let a run vouch for itself).
-    While it recomputes, only a digest of each registered figure is held, not the
-    registry (issue 19: at 600 candidates the two sets of figures were 200 MB); a figure
-    whose digest differs is read again to say how it differs.
     """
     registered = _registered(layout, volume)
-    out = _changed_sources(layout, volume, data, registered)
-    expected = {fid: _compared(fig) for fid, fig in registered.items()}
-    del registered
-    _PARSED.clear()  # the next reader parses the registry again
-    try:
-        fresh = compute(layout, volume, bounds, data, loaded)
-    except InputError as exc:
-        out.append(_unreadable(volume, exc))
-        if inputs is not None:
-            inputs.extend(exc.problems)
-        return out
-    reread: dict[str, Figure] = {}
-    for fid in sorted(set(expected) | set(fresh)):
-        new = fresh.get(fid)
-        if fid not in expected:
-            out.append(_mismatch(fid, "is computed but not registered (run `probepress figures`)"))
-        elif new is None:
-            out.append(_mismatch(fid, "is registered but no longer computed"))
-        elif expected[fid] != _compared(new):
-            reread = reread or _registered(layout, volume)
-            old = reread.get(fid)
-            what = difference(old, new) if old else "changed in the registry while it was checked"
-            out.append(_mismatch(fid, what))
-    return out
-
-
-def _compared(figure: Figure) -> bytes:
-    """SHA-256 of what ``verify`` compares: every field but the sources (checked apart)."""
-    text = json.dumps(figure.model_dump(mode="json", exclude={"sources"}), sort_keys=True)
-    return hashlib.sha256(text.encode("utf-8")).digest()
-
-
-def _changed_sources(
-    layout: Layout, volume: str, data: VolumeData | None, registered: dict[str, Figure]
-) -> list[Problem]:
-    """A mismatch for every source of a registered figure whose SHA-256 is not the one
-    registered (or that is missing)."""
     out: list[Problem] = []
     hashes: dict[str, str | None] = {**cut_at(layout, volume)}  # the bank as of its version
     if data is not None and not data.problems:
@@ -263,6 +221,21 @@ def _changed_sources(
                     else f"changed (sha256 {now[:12]}…, registered {src.sha256[:12]}…)"
                 )
                 out.append(_mismatch(fid, f"source {src.path} {what}", cause=src.path))
+    try:
+        fresh = compute(layout, volume, bounds, data, loaded)
+    except InputError as exc:
+        out.append(_unreadable(volume, exc))
+        if inputs is not None:
+            inputs.extend(exc.problems)
+        return out
+    for fid in sorted(set(registered) | set(fresh)):
+        old, new = registered.get(fid), fresh.get(fid)
+        if old is None:
+            out.append(_mismatch(fid, "is computed but not registered (run `probepress figures`)"))
+        elif new is None:
+            out.append(_mismatch(fid, "is registered but no longer computed"))
+        elif old.model_dump(exclude={"sources"}) != new.model_dump(exclude={"sources"}):
+            out.append(_mismatch(fid, difference(old, new)))
     return out
 
 
