@@ -7,11 +7,12 @@ recomputes without writing and names every figure whose sources or value changed
 
 from __future__ import annotations
 
+import io
 from collections.abc import Mapping
 from pathlib import Path
 
 from generator import __version__, receipts
-from generator.canonical import dumps, write_text
+from generator.canonical import write_bytes
 from generator.errors import InputError, Problem
 from generator.hashing import sha256_bytes, sha256_file
 from generator.models.figures import Figure, FiguresRegistry
@@ -130,7 +131,15 @@ def merged(
 
 def render(registry: FiguresRegistry) -> str:
     """Canonical JSON text of the registry (its file form: each source list once)."""
-    return dumps(registry.file_form())
+    return "".join(registry.file_chunks())
+
+
+def _encoded(registry: FiguresRegistry) -> bytes:
+    """``render``'s UTF-8 bytes, encoded a figure at a time (never the whole text too)."""
+    out = io.BytesIO()
+    for chunk in registry.file_chunks():
+        out.write(chunk.encode("utf-8"))
+    return out.getvalue()
 
 
 def write(
@@ -144,9 +153,8 @@ def write(
     returned them; else computed here); return (figures, changed)."""
     figures = computed if computed is not None else compute(layout, volume, bounds, loaded=loaded)
     scored = receipts.receipt(_volume_file(layout, volume, bounds or Bounds()))
-    return len(figures), write_text(
-        layout.figures_registry, render(merged(layout, volume, figures, scored)), layout.root
-    )
+    text = _encoded(merged(layout, volume, figures, scored))
+    return len(figures), write_bytes(layout.figures_registry, text, layout.root)
 
 
 def _volume_file(layout: Layout, volume: str, bounds: Bounds) -> Volume:

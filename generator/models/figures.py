@@ -5,10 +5,12 @@ from __future__ import annotations
 import bisect
 import hashlib
 import json
+from collections.abc import Iterator
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import ConfigDict, Field, model_validator
+from pydantic import ConfigDict, Field, ValidationError, model_validator
 
+from generator.canonical import dumps
 from generator.models.base import Part, Record, Sha256
 from generator.models.receipts import Receipt
 
@@ -17,7 +19,27 @@ Decimal = Annotated[str, Field(pattern=r"^-?[0-9]+(\.[0-9]+)?$")]
 Param = str | int | bool
 
 
-class Source(Part):
+_FIELD_SETS: dict[frozenset[str], set[str]] = {}
+"""One set object for each distinct set of field names given to a figures model."""
+
+
+class _Many(Part):
+    """A part of which a volume holds tens of thousands (a figure, its intervals and
+    sources): every instance with the same fields given shares one set of their names.
+
+    pydantic gives every instance its own ``__pydantic_fields_set__``, a set of about
+    730 bytes; it was 40 % of a registry in memory (issue 19). Sharing one is safe
+    because these models are frozen: pydantic changes the set of an instance only on
+    assignment (refused) or on the copy ``model_copy`` makes."""
+
+    def model_post_init(self, context: Any, /) -> None:
+        names = self.__pydantic_fields_set__
+        object.__setattr__(
+            self, "__pydantic_fields_set__", _FIELD_SETS.setdefault(frozenset(names), names)
+        )
+
+
+class Source(_Many):
     """A file a figure was computed from."""
 
     path: str
@@ -26,7 +48,7 @@ class Source(Part):
     """SHA-256 of the file when the figure was computed."""
 
 
-class Interval(Part):
+class Interval(_Many):
     """An interval around a figure."""
 
     lo: Decimal
@@ -58,7 +80,7 @@ def _sources_cited_by_key(schema: dict[str, Any]) -> None:
     }
 
 
-class Figure(Part):
+class Figure(_Many):
     """One publishable number."""
 
     model_config = ConfigDict(json_schema_extra=_sources_cited_by_key)
@@ -87,6 +109,19 @@ class Figure(Part):
     sources: list[Source]
     """Every file the number was computed from. In the registry file (since schema
     version 3) the key of the list in the registry's ``sources`` table."""
+
+
+def _validated_once(listed: Any) -> Any:
+    """A table's source list as ``Source`` models, validated once for all the figures
+    citing it (a figure given a model keeps it: the figures share one object per file,
+    not a copy each; issue 19). A list that does not validate is returned as it is, so
+    each citing figure reports its errors where it always did."""
+    if not isinstance(listed, list):
+        return listed
+    try:
+        return [Source.model_validate(entry) for entry in listed]
+    except ValidationError:
+        return listed
 
 
 REGISTRY_SCHEMA_VERSION = 3
@@ -124,25 +159,45 @@ class FiguresRegistry(Record):
         if not isinstance(table, dict) or not isinstance(figures, dict):
             return data
         resolved = {}
+        shared: dict[str, Any] = {}
         for name, figure in figures.items():
             key = figure.get("sources") if isinstance(figure, dict) else None
             if isinstance(key, str) and key not in table:
                 raise ValueError(f"figure {name}: sources {key!r} is not in the table")
-            resolved[name] = {**figure, "sources": table[key]} if isinstance(key, str) else figure
+            if isinstance(key, str) and key not in shared:
+                shared[key] = _validated_once(table[key])
+            resolved[name] = {**figure, "sources": shared[key]} if isinstance(key, str) else figure
         return {k: v for k, v in data.items() if k != "sources"} | {"figures": resolved}
 
-    def file_form(self) -> dict[str, Any]:
-        """The registry as its file holds it (this schema version): each distinct source
-        list once, in the ``sources`` table, and every figure citing its list by key."""
-        data = self.model_dump(mode="json")
+    def file_chunks(self) -> Iterator[str]:
+        """The registry's file text (this schema version: each distinct source list once,
+        in the ``sources`` table, and every figure citing its list by key), one figure at
+        a time: the pieces join into the canonical JSON of the whole document
+        (``canonical.dumps``), which is never held as a tree of dicts (issue 19: at 600
+        candidates that tree was the largest thing ``figures`` held)."""
         table: dict[str, Any] = {}
-        for figure in data["figures"].values():
+        rest = self.model_dump(mode="json", exclude={"figures", "sources"})
+        rest |= {"schema_version": REGISTRY_SCHEMA_VERSION, "sources": table}
+        # Canonical order: "figures" sorts before every other key, "sources" (the table
+        # the figures fill) after it.
+        yield '{\n  "figures": {'
+        for number, name in enumerate(sorted(self.figures)):
+            figure = self.figures[name].model_dump(mode="json")
             text = json.dumps(figure["sources"], sort_keys=True, separators=(",", ":"))
             key = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
             if table.setdefault(key, figure["sources"]) != figure["sources"]:
                 raise ValueError(f"two source lists share the key {key}")
             figure["sources"] = key
-        return {**data, "schema_version": REGISTRY_SCHEMA_VERSION, "sources": table}
+            yield f"{',' if number else ''}\n    {_nested(name, 2)}: {_nested(figure, 2)}"
+        yield "\n  }" if self.figures else "}"
+        for name in sorted(rest):
+            yield f",\n  {_nested(name, 1)}: {_nested(rest[name], 1)}"
+        yield "\n}\n"
+
+
+def _nested(value: Any, level: int) -> str:
+    """``value``'s canonical JSON as it reads ``level`` levels deep in a document."""
+    return dumps(value)[:-1].replace("\n", "\n" + "  " * level)
 
 
 def ids_under(ids: list[str], prefix: str) -> list[str]:
