@@ -103,15 +103,6 @@ def ledger_paths(layout: Layout) -> list[str]:
     return [layout.rel(layout.status_ledger), layout.rel(layout.disagreement_ledger)]
 
 
-def registered_ledgers(layout: Layout) -> dict[str, RegisteredLedger]:
-    """The ledgers' published lines, by root-relative path (empty before publication).
-
-    Raises:
-        InputError: The registry exists but cannot be read.
-    """
-    return dict(sorted(_current(layout).ledgers.items()))
-
-
 def _late_lines(rel: str, data: bytes, known: RegisteredLedger) -> list[Problem]:
     """Lines appended after the published ones that are dated on or before ``through``."""
     if known.through is None:

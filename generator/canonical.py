@@ -70,7 +70,7 @@ def _key(key: Any) -> str:
     """A dict key as ``json`` quotes it (a number, bool or None becomes its text)."""
     if isinstance(key, str):
         return encode_basestring(key)
-    text = _float(key) if isinstance(key, float) else _scalar(key)
+    text = _scalar(key)
     if text is None:
         raise TypeError(f"keys must be str, int, float, bool or None, not {type(key).__name__}")
     return encode_basestring(text)
