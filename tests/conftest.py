@@ -139,7 +139,6 @@ SLOWEST_FIRST = (
     "tests/gates/test_jury_gates.py",
     "tests/render/test_determinism.py",
     "tests/gates/test_calibration.py",
-    "tests/render/test_pdf_pages.py",
     "tests/test_imports.py",
     "tests/site/test_browser.py",
     "tests/store/test_fuzz.py",

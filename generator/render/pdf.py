@@ -185,9 +185,9 @@ class Rendered:
     pages: int
 
 
-def render_pdf(job: PdfJob) -> Rendered:
-    """The PDF of ``job`` (runs in a worker prepared by :func:`_prepare_worker`); its pages
-    are reported as they are laid out."""
+def lay_out(job: PdfJob) -> Any:
+    """``job``'s WeasyPrint document laid out into pages (in a worker prepared by
+    :func:`_prepare_worker`); its pages are reported as they are laid out."""
     ready = prepare(job)
     pdf_pages.rendering(job.path)
     try:
@@ -195,8 +195,18 @@ def render_pdf(job: PdfJob) -> Rendered:
         pdf_pages.laid_out(len(document.pages))
     finally:
         pdf_pages.rendering(None)
+    return document
+
+
+def write_pdf(job: PdfJob, document: Any) -> Rendered:
+    """The PDF bytes of ``job``'s laid-out ``document``."""
     pdf: bytes = document.write_pdf(pdf_identifier=job.fingerprint[:32].encode("ascii"))
     return Rendered(pdf, len(document.pages))
+
+
+def render_pdf(job: PdfJob) -> Rendered:
+    """The PDF of ``job`` (runs in a worker prepared by :func:`_prepare_worker`)."""
+    return write_pdf(job, lay_out(job))
 
 
 def _die_with_parent(parent: int) -> None:

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.factories import shared
+from tests.render.pdf_layout import LAYOUTS_ENV
 
 VOLUMES = ("vol-001", "vol-002")
 ENV_A = {"TZ": "UTC", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "UMASK": "022"}
@@ -35,12 +36,19 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def run_render(
-    root: Path, env: dict[str, str], cwd: Path, *volumes: str, real: tuple[str, ...] | None = None
+    root: Path,
+    env: dict[str, str],
+    cwd: Path,
+    *volumes: str,
+    real: tuple[str, ...] | None = None,
+    layouts: Path | None = None,
 ) -> None:
     """``probepress --root ROOT render VOLUME`` for each volume, in one subprocess with
     ``env`` and its umask (one interpreter for all volumes keeps the suite fast). With
     ``real``, only the PDFs whose root-relative paths it names are rendered by WeasyPrint,
-    the others are stand-ins (``tests.factories.stand_in_pdfs``)."""
+    the others are stand-ins (``tests.factories.stand_in_pdfs``). With ``layouts``, the
+    PDF workers also write what each page of each PDF holds there
+    (``tests.render.pdf_layout.recorded_render``)."""
     umask = env.get("UMASK", "022")
     full = {
         **{k: v for k, v in os.environ.items() if not k.startswith(("LC_", "LANG", "TZ"))},
@@ -48,6 +56,9 @@ def run_render(
         "PYTHONHASHSEED": "random",
         "PYTHONPATH": os.pathsep.join([str(REPO), *filter(None, [os.environ.get("PYTHONPATH")])]),
     }
+    if layouts is not None:
+        layouts.mkdir(parents=True, exist_ok=True)
+        full[LAYOUTS_ENV] = str(layouts)
     script = (
         f"import os, sys; os.umask(0o{umask}); "
         "from generator.cli import main; "
@@ -55,6 +66,8 @@ def run_render(
         "from tests.factories import stand_in_pdfs; import pytest; "
         "patch = pytest.MonkeyPatch(); "
         "real is None or stand_in_pdfs(patch, rendered=lambda p: p.endswith(real)); "
+        f"from tests.render import pdf_layout; {LAYOUTS_ENV!r} not in os.environ or "
+        "patch.setattr('generator.render.pdf.render_pdf', pdf_layout.recorded_render); "
         "[main(['--root', sys.argv[1], 'render', v], standalone_mode=False) "
         "for v in sys.argv[3:]]"
     )
@@ -87,9 +100,14 @@ def rendered(figured_src: Path, tmp_path_factory: pytest.TempPathFactory) -> Pat
         copy_root(figured_src, root)
         cwd = root.parent / "render-cwd-a"
         cwd.mkdir(exist_ok=True)
-        run_render(root, ENV_A, cwd, *VOLUMES)
+        run_render(root, ENV_A, cwd, *VOLUMES, layouts=layouts_of(root))
 
     return shared(tmp_path_factory, "render-rendered", build)
+
+
+def layouts_of(rendered: Path) -> Path:
+    """Where the session render of ``rendered`` wrote its PDFs' page layouts."""
+    return rendered.with_name(f"{rendered.name}-layouts")
 
 
 @pytest.fixture

@@ -1,20 +1,26 @@
-"""Where a frozen page's PDF breaks: WeasyPrint's page boxes, read in a PDF worker.
+"""Where a frozen page's PDF breaks: WeasyPrint's page boxes.
 
-The layout runs in a worker prepared exactly as ``render`` prepares its PDF workers (the
-pinned fonts only), from the same ``generator.render.pdf.prepare``, so the breaks seen
-here are the breaks of the published PDF.
+The session's render records them in its own PDF workers: :func:`recorded_render` stands
+in for ``generator.render.pdf.render_pdf`` and runs the same layout and PDF writer
+(``pdf.lay_out``, ``pdf.write_pdf``), so the breaks seen are those of the PDFs it wrote,
+and no PDF is laid out twice. :func:`in_worker` lays one page out in a worker prepared
+exactly as ``render`` prepares its workers (the pinned fonts only).
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import tempfile
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from multiprocessing import get_context
+from pathlib import Path
 from typing import Any
 
-from generator.render.pdf import PdfJob, _prepare_worker, prepare
+from generator.render import pdf
+from generator.render.pdf import PdfJob, Rendered, _prepare_worker, prepare
 
 
 @dataclass
@@ -37,11 +43,9 @@ def _walk(box: Any) -> Any:
         yield from _walk(child)
 
 
-def lay_out(job: PdfJob) -> list[PageLayout]:
-    """Lay ``job`` out (in a prepared worker) and say what each page holds."""
-    ready = prepare(job)
-    document = ready.document.render(stylesheets=ready.stylesheets, font_config=ready.fonts)
-    root = ready.document.etree_element
+def describe(document: Any) -> list[PageLayout]:
+    """What each page of a laid-out WeasyPrint ``document`` holds."""
+    root = document.pages[0]._page_box.children[0].element  # the <html> element
     parent = {child: node for node in root.iter() for child in node}
     tables = {id(t): n for n, t in enumerate(root.iter("table"))}
     bodies = [b for t in root.iter("table") for b in t if b.tag == "tbody"]
@@ -74,18 +78,36 @@ def lay_out(job: PdfJob) -> list[PageLayout]:
     return out
 
 
-def lay_out_all(jobs: list[PdfJob]) -> dict[str, list[PageLayout]]:
-    """:func:`lay_out` of every job, in PDF workers; layouts by path."""
-    with (
-        tempfile.TemporaryDirectory(prefix="pp-layout-") as scratch,
-        ProcessPoolExecutor(
-            max_workers=min(2, len(jobs)),
-            mp_context=get_context("spawn"),
-            initializer=_prepare_worker,
-            initargs=(scratch, os.getpid()),
-        ) as pool,
-    ):
-        return dict(zip([j.path for j in jobs], pool.map(lay_out, jobs), strict=True))
+LAYOUTS_ENV = "PROBEPRESS_TEST_LAYOUTS"
+"""Where :func:`recorded_render` writes the layouts (a folder; set for the PDF workers)."""
+
+
+def recorded_render(job: PdfJob) -> Rendered:
+    """``generator.render.pdf.render_pdf`` itself (the same layout and writer), also
+    writing what each page holds to a JSON file under ``$PROBEPRESS_TEST_LAYOUTS``."""
+    document = pdf.lay_out(job)
+    name = hashlib.sha256(job.path.encode("utf-8")).hexdigest()[:16] + ".json"
+    pages = [asdict(page) for page in describe(document)]
+    text = json.dumps({"path": job.path, "pages": pages})
+    (Path(os.environ[LAYOUTS_ENV]) / name).write_text(text, "utf-8")
+    return pdf.write_pdf(job, document)
+
+
+def recorded(folder: Path) -> dict[str, list[PageLayout]]:
+    """The layouts :func:`recorded_render` wrote to ``folder``, by PDF path."""
+    out = {}
+    for file in sorted(folder.glob("*.json")):
+        data = json.loads(file.read_text("utf-8"))
+        out[data["path"]] = [
+            PageLayout(
+                rows={int(k): v for k, v in page["rows"].items()},
+                table_rows={int(k): v for k, v in page["table_rows"].items()},
+                footer=page["footer"],
+                main=page["main"],
+            )
+            for page in data["pages"]
+        ]
+    return out
 
 
 def table_columns(job: PdfJob) -> tuple[float, list[tuple[str, float, list[float]]]]:

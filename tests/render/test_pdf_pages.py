@@ -6,15 +6,13 @@ last table row landed on a page of its own and footers split over two pages.
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 
-import pytest
 from pypdf import PdfReader
 
-from generator.render.pdf import PdfJob
+from tests.render.conftest import layouts_of
 from tests.render.inert import inspect
-from tests.render.pdf_layout import PageLayout, lay_out_all
+from tests.render.pdf_layout import PageLayout, recorded
 
 
 def _frozen(root: Path) -> list[Path]:
@@ -60,17 +58,14 @@ def _lone(layout: list[PageLayout]) -> list[str]:
     return found
 
 
-@pytest.mark.slow
 def test_no_row_or_footer_alone_on_a_pdf_page(rendered: Path) -> None:
-    """Laid out in PDF workers exactly as ``render`` lays the published PDFs out."""
-    jobs = []
-    for page in _frozen(rendered):
-        html = page.read_bytes()
-        fingerprint = hashlib.sha256(html).hexdigest()
-        jobs.append(PdfJob(page.relative_to(rendered).as_posix(), html, fingerprint, 0, True))
-    layouts = lay_out_all(jobs)
+    """The pages as the session's render laid out the PDFs it wrote."""
+    layouts = recorded(layouts_of(rendered))
+    pdfs = {page.relative_to(rendered).with_suffix(".pdf").as_posix() for page in _frozen(rendered)}
+    assert set(layouts) == pdfs
+    for path, layout in layouts.items():
+        assert len(layout) == len(PdfReader(rendered / path).pages), path
     assert {path: _lone(layout) for path, layout in layouts.items() if _lone(layout)} == {}
-    assert sum(len(layout) for layout in layouts.values()) >= 16
 
 
 def test_the_lone_row_check_finds_what_it_must() -> None:
