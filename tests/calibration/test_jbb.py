@@ -7,7 +7,6 @@ from __future__ import annotations
 from dataclasses import astuple
 
 import pytest
-from sklearn.metrics import cohen_kappa_score, confusion_matrix
 
 from generator.calibration.agreement import CriterionAgreement, by_criterion, consensus
 from generator.calibration.rule import decide
@@ -82,6 +81,8 @@ def test_published_agreement_table_is_reproduced(result: CriterionAgreement) -> 
 
 
 def test_scikit_learn_agrees(result: CriterionAgreement) -> None:
+    from sklearn.metrics import cohen_kappa_score, confusion_matrix  # seconds: only here
+
     rows = jbb.rows()
     majority = [int(r["human_majority"]) for r in rows]
     for j in result.judges:

@@ -9,8 +9,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-from sklearn.metrics import cohen_kappa_score
-
 from generator.calibration.agreement import consensus
 from tests.calibration.factory import HUMANS, VOL2, write_units
 from tests.conftest import CliRun
@@ -65,6 +63,8 @@ def _kappa(units: list[dict[str, Any]]) -> float:
         if agreed is not None:
             judge.append(grades[GRADER])
             majority.append(agreed)
+    from sklearn.metrics import cohen_kappa_score  # seconds to import: only where it runs
+
     return float(cohen_kappa_score(judge, majority))
 
 

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sklearn.metrics import cohen_kappa_score, confusion_matrix
 
 from generator.models.base import slugify
 from tests.importing.factories import fill_volume, init, manifest, run
@@ -112,6 +111,8 @@ def _r4(x: float) -> str:
 
 
 def test_the_figures_reproduce_the_published_table(imported: Path) -> None:
+    from sklearn.metrics import cohen_kappa_score, confusion_matrix  # seconds: only here
+
     result = run(imported, "figures", "vol-001")
     assert result.exit_code == 0, result.output
     figures = json.loads((imported / "figures" / "figures.json").read_text("utf-8"))["figures"]

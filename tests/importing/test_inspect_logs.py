@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -16,10 +16,12 @@ from generator.store import Layout
 from generator.store.bank import Bank
 from generator.store.jsonl import Bounds
 from tests.importing.helpers import run_cli
+from tests.importing.inspect_ai_log import needs_inspect_ai, read_eval_log, write_eval_log
 
-pytest.importorskip("inspect_ai", reason="the inspect extra is not installed")
+if TYPE_CHECKING:
+    from inspect_ai.log import EvalLog
 
-from inspect_ai.log import EvalLog, read_eval_log, write_eval_log
+pytestmark = needs_inspect_ai
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "inspect"
 EVAL, JSON, FAILED = DATA / "probe.eval", DATA / "probe.json", DATA / "probe-failed.json"

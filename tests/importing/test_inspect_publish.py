@@ -17,7 +17,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 import yaml
@@ -25,10 +25,12 @@ from click.testing import Result
 
 from tests.factories import git_commit_all
 from tests.importing.factories import fill_volume, init, run
+from tests.importing.inspect_ai_log import needs_inspect_ai, read_eval_log
 
-pytest.importorskip("inspect_ai", reason="the inspect extra is not installed")
+if TYPE_CHECKING:
+    from inspect_ai.log import EvalLog
 
-from inspect_ai.log import EvalLog, read_eval_log
+pytestmark = needs_inspect_ai
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "inspect"
 LOG, ITEMS = DATA / "probe-panel.eval", DATA / "items.jsonl"

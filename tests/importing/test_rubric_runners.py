@@ -11,24 +11,19 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from generator.errors import InputError
+from generator.importing.inspect_logs import read_inspect_logs
 from generator.importing.lm_eval import read_lm_eval_samples
 from generator.importing.sources import Declared, load_bank_for_import
 from generator.store import Layout
 from generator.store.bank import Bank
 from generator.store.jsonl import Bounds
 from tests.importing.factories import edit_volume, run
-from tests.rubric_factories import RUBRIC, give_rubrics
-
-pytest.importorskip("inspect_ai", reason="the inspect extra is not installed")
-
-from inspect_ai.log import EvalLog, read_eval_log, write_eval_log
-
-from generator.importing.inspect_logs import read_inspect_logs
+from tests.importing.inspect_ai_log import needs_inspect_ai, read_eval_log, write_eval_log
 from tests.importing.test_inspect_publish import (
     LABEL_OPTIONS,
     LOG,
@@ -37,6 +32,12 @@ from tests.importing.test_inspect_publish import (
     _manifest,
     _start,
 )
+from tests.rubric_factories import RUBRIC, give_rubrics
+
+if TYPE_CHECKING:
+    from inspect_ai.log import EvalLog
+
+pytestmark = needs_inspect_ai
 
 ITEM = "premise-001"  # a public Tier 1 item of the logs, given RUBRIC here
 LM_EVAL = next((Path(__file__).parents[1] / "data" / "lm_eval").glob("samples_*_2*.jsonl"))

@@ -7,7 +7,6 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from sklearn.metrics import cohen_kappa_score
 
 from generator.stats.errors import StatsError
 from generator.stats.kappa import cohen_kappa, error_rates, share
@@ -26,6 +25,8 @@ def test_kappa_is_scikit_learns(units: list[tuple[str, str]]) -> None:
     if k.value is None:  # one label on both sides: chance agreement 1
         assert len(set(a) | set(b)) == 1
         return
+    from sklearn.metrics import cohen_kappa_score  # seconds to import: only where it runs
+
     assert k.value == pytest.approx(cohen_kappa_score(a, b, labels=list(LABELS)), abs=1e-9)
     assert k.ci_lo is not None and k.ci_hi is not None
     assert -1 <= k.ci_lo <= k.value <= k.ci_hi <= 1
