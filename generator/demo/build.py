@@ -24,7 +24,7 @@ from generator.demo import RUNNER, read_data
 from generator.demo.annexes import anchor_probes, calibration_units
 from generator.demo.bank import DemoItem, build_bank, ledgers
 from generator.demo.bank import categories as demo_categories
-from generator.demo.simulate import Bundle, Round, chance, endpoint_of, judge_ref, simulate_bundle
+from generator.demo.simulate import Bundle, Round, chance, simulate_bundle
 from generator.demo.spec import EXAMPLE, CandidateSpec, DemoSpec, VolumeSpec
 from generator.errors import Problem
 from generator.hashing import drift, sha256_bytes, sha256_text
@@ -83,9 +83,9 @@ def _jury(spec: DemoSpec) -> Jury:
     jury, grading = spec.jury, spec.jury.grading
     return Jury.model_validate(
         {
-            "grader": judge_ref(jury.grader),
-            "panel": [judge_ref(j) for j in jury.panel],
-            "reserves": [judge_ref(j) for j in (*jury.reserve_graders, *jury.reserve_judges)],
+            "grader": jury.grader.ref(),
+            "panel": [j.ref() for j in jury.panel],
+            "reserves": [j.ref() for j in (*jury.reserve_graders, *jury.reserve_judges)],
             "qualification": spec.qualification,
             "grading": grading
             and {
@@ -196,7 +196,7 @@ def _bundle_manifest(run: Round, bundle: Bundle, files: Files) -> BundleManifest
         {
             "volume": run.vol.id,
             "candidate": bundle.candidate,
-            "endpoint": endpoint_of(cand),
+            "endpoint": cand.endpoint(),
             "run": {
                 "started": run_date,
                 "finished": min(run_date + dt.timedelta(days=1), run.vol.end),
@@ -205,10 +205,10 @@ def _bundle_manifest(run: Round, bundle: Bundle, files: Files) -> BundleManifest
             "bank_version": run.vol.bank_version,
             "runner": RUNNER,
             "jury": {
-                "grader": judge_ref(seating.grader),
-                "panel": [judge_ref(j) for j in seating.panel],
+                "grader": seating.grader.ref(),
+                "panel": [j.ref() for j in seating.panel],
                 "recusals": list(seating.recusals),
-                "endpoints": {j.api: endpoint_of(j) for j in (seating.grader, *seating.panel)},
+                "endpoints": {j.api: j.endpoint() for j in (seating.grader, *seating.panel)},
             },
             "demonstration": True,
             "files": {n: {"sha256": sha256_bytes(b), "size": len(b)} for n, b in files.items()},

@@ -23,11 +23,9 @@ from typing import Any
 
 from generator.demo import read_data
 
-__all__ = ["SOURCES", "Item", "heldout_items", "heldout_reference", "heldout_response"]
+__all__ = ["Item", "heldout_items", "heldout_reference", "heldout_response"]
 
 Item = dict[str, Any]
-SOURCES = ("demonstration item generated procedurally by probepress (held out)",)
-"""The ``sources`` of every held-out item."""
 
 _FORMS = ("t", "if", "case", "pick", "some", "join", "chat")
 _NAME = re.compile(r"\{(\w+)\}")
@@ -54,7 +52,8 @@ _KIND = frozenset({"id", "category", "tier", "make", "answer", "added_in", "know
 
 @cache
 def _recipes() -> dict[str, Any]:
-    """The data file: word ``tables`` and every one of ``kinds``, in id order."""
+    """The data file: word ``tables``, ``calls``, the ``sources`` every held-out item
+    names and every one of ``kinds``, in id order."""
     data: dict[str, Any] = read_data("heldout.yaml")
     for kind in data["kinds"]:
         if not kind.keys() <= _KIND:  # a misspelt key must fail, not vanish
@@ -93,15 +92,15 @@ class _Composer:
         self.env.update(bound)
         self.bound = dict(bound)
 
+    def pick(self, options: Sequence[Any]) -> Any:
+        """One of ``options``, drawn from the generator."""
+        return options[self.rng.randrange(len(options))]
+
     def _functions(self) -> dict[str, Callable[..., Any]]:
         """What an expression may call besides a few builtins."""
         rng, tables = self.rng, _recipes()["tables"]
-
-        def pick(options: Sequence[Any]) -> Any:
-            return options[rng.randrange(len(options))]
-
         return {
-            "pick": pick,
+            "pick": self.pick,
             "randint": rng.randint,
             "randrange": rng.randrange,
             "random": rng.random,
@@ -146,9 +145,7 @@ class _Composer:
             if name not in slots:
                 return str(self.env[name])
             chosen = slots[name]
-            if isinstance(chosen, list | tuple):
-                chosen = chosen[self.rng.randrange(len(chosen))]
-            return str(chosen)
+            return str(self.pick(chosen) if isinstance(chosen, list | tuple) else chosen)
 
         return _tidy(_NAME.sub(one, spec["t"]))
 
@@ -159,8 +156,7 @@ class _Composer:
         return self.value(spec["of"][self.value("=" + spec["case"])])
 
     def _pick(self, spec: dict[str, Any]) -> Any:
-        options = self.value(spec["pick"])
-        return options[self.rng.randrange(len(options))]
+        return self.pick(self.value(spec["pick"]))
 
     def _some(self, spec: dict[str, Any]) -> str:
         sentences = self.value(spec["some"])
@@ -200,7 +196,7 @@ def heldout_items(rng: random.Random) -> list[Item]:
             "status": "validated",
             "prompt": slots["prompt"],
             "pass_criterion": slots["criterion"],
-            "sources": list(SOURCES),
+            "sources": list(_recipes()["sources"]),
             "slots": slots,
         }
         if "check" in slots:

@@ -50,16 +50,6 @@ class Round:
     keys: Mapping[str, bytes]
 
 
-def judge_ref(j: JudgeSpec) -> dict[str, str]:
-    """A grader or judge as a volume or bundle names it."""
-    return {"kind": "model", "api": j.api, "family": j.family}
-
-
-def endpoint_of(model: JudgeSpec | CandidateSpec) -> dict[str, Any]:
-    """The endpoint a model was called through."""
-    return {"gateway": model.gateway, "serving_provider": model.provider, "no_training": True}
-
-
 @dataclass(frozen=True)
 class Seating:
     """The jury as seated for one candidate, with recusals."""
@@ -96,14 +86,11 @@ def seat_jury(jury: JurySpec, candidate: Candidate) -> Seating:
 
 
 def difficulty(seed: int, item_id: str) -> float:
-    """Log-odds of failing an item for a model of skill 0 (many easy items, a few hard)."""
+    """Log-odds of failing an item for a model of skill 0 (``data/simulation.yaml``)."""
     rng = random.Random(f"{seed}:difficulty:{item_id.split('-r', maxsplit=1)[0]}")
-    u = rng.random()
-    if u < 0.3:
-        return -5.0
-    if u < 0.4:
-        return 4.0
-    return rng.uniform(-3.0, 2.0)
+    u, table = rng.random(), _SIM["difficulty"]
+    fixed = [value for below, value in table["fixed"] if u < below]
+    return fixed[0] if fixed else rng.uniform(*table["spread"])
 
 
 def chance(demo: DemoItem) -> float:

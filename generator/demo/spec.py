@@ -25,34 +25,45 @@ _FORBID = with_config(ConfigDict(extra="forbid"))
 
 
 @_FORBID
-@dataclass(frozen=True)
-class JudgeSpec:
-    """A grader or judge; ``accuracy`` is how often its vote matches the truth."""
+@dataclass(frozen=True, kw_only=True)
+class ModelSpec:
+    """A model the example calls, and the endpoint it is reached through (held-out draws
+    reach graders and judges too, so theirs are declared as well as the candidates')."""
 
     api: str
     family: str
-    accuracy: float = 0.95
-    refuses_safety: float = 0.0
-    qualification_refusals: tuple[str, ...] = ()
-    # Held-out draws reach graders and judges too, so their endpoints are declared.
     gateway: str = "demo-gateway"
     provider: str = "demo-provider-east"
 
+    def ref(self) -> dict[str, str]:
+        """The model as a volume or bundle names a grader or judge."""
+        return {"kind": "model", "api": self.api, "family": self.family}
+
+    def endpoint(self) -> dict[str, Any]:
+        """The endpoint the model was called through."""
+        return {"gateway": self.gateway, "serving_provider": self.provider, "no_training": True}
+
 
 @_FORBID
-@dataclass(frozen=True)
-class CandidateSpec:
+@dataclass(frozen=True, kw_only=True)
+class JudgeSpec(ModelSpec):
+    """A grader or judge; ``accuracy`` is how often its vote matches the truth."""
+
+    accuracy: float = 0.95
+    refuses_safety: float = 0.0
+    qualification_refusals: tuple[str, ...] = ()
+
+
+@_FORBID
+@dataclass(frozen=True, kw_only=True)
+class CandidateSpec(ModelSpec):
     """A simulated model: ``skill`` shifts every item's log-odds of failing."""
 
-    api: str
-    family: str
     display_name: str
     role: str
     skill: float
     error_rate: float = 0.01
     outage: float = 0.003
-    gateway: str = "demo-gateway"
-    provider: str = "demo-provider-east"
     baseline: dict[str, Any] | None = None
     """A baseline's declaration (``generator.models.volume.Baseline``); a random-choice
     baseline's ``core_rate`` is computed: chance over the volume's core items."""
