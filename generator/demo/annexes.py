@@ -20,7 +20,7 @@ from typing import Any
 from generator import __version__
 from generator.calibration.sample import calibration_seed, draw_sample, eligible, graded
 from generator.demo import RUNNER, read_data
-from generator.demo.simulate import Round
+from generator.demo.simulate import Round, drawn
 from generator.demo.spec import CalibrationSpec, CandidateSpec
 from generator.hashing import sha256_text
 from generator.models.anchors import AnchorProbe
@@ -34,13 +34,8 @@ _FLIP = {"pass": "fail", "fail": "pass", "yes": "no", "no": "yes"}
 
 def _call(rng: random.Random, n: int, answered: bool, reports: bool) -> Row:
     """The ``n``-th call of a probe: answered, or an HTTP error and a timeout in turn."""
-    if answered:
-        answer = {"outcome": "answered", "http_status": 200, "latency_ms": rng.randint(420, 2600)}
-        answer["output_tokens"] = rng.randint(2, 6)
-        return answer | {"reasoning_tokens": rng.randint(140, 900) if reports else None}
-    if n % 2:
-        return {"outcome": "http_error", "http_status": 503, "latency_ms": rng.randint(80, 240)}
-    return {"outcome": "timeout"}
+    shape = _PROBE["answered"] if answered else _PROBE["failed"][n % 2]
+    return drawn(rng, {k: v for k, v in shape.items() if reports or k != "reasoning_tokens"})
 
 
 def _probe(

@@ -11,7 +11,6 @@ import datetime as dt
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass, fields
-from decimal import Decimal
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -24,7 +23,7 @@ from generator.demo import RUNNER, read_data
 from generator.demo.annexes import anchor_probes, calibration_units
 from generator.demo.bank import DemoItem, build_bank, ledgers
 from generator.demo.bank import categories as demo_categories
-from generator.demo.simulate import Bundle, Round, chance, simulate_bundle
+from generator.demo.simulate import Round, chance, simulate_bundle
 from generator.demo.spec import EXAMPLE, CandidateSpec, DemoSpec, VolumeSpec
 from generator.errors import Problem
 from generator.hashing import drift, sha256_bytes, sha256_text
@@ -36,7 +35,7 @@ from generator.models.calibration import CALIBRATION_FILE, CalibrationRecord
 from generator.models.records import PrivateResponse
 from generator.models.review import Disagreement, StatusChange
 from generator.models.scoring import Reference, Scoring
-from generator.models.volume import Jury, Preregistration, Protocol, Ranking, Thresholds
+from generator.models.volume import Jury, Preregistration, Protocol, Thresholds
 from generator.prereg import volume_preregistration_sha256
 from generator.progress import Progress, silent
 from generator.store import paths
@@ -49,8 +48,6 @@ _FILES: dict[str, type[Record]] = dict(
     draws=Draw, verdicts=Verdict, panel=PanelVote, qualification=Qualification
 )
 """A bundle's line files (``<name>.jsonl``, lines of ``Bundle.<name>``) and their formats."""
-RANKING = Ranking(method="paired-holm", familywise_confidence=Decimal("0.95"))
-"""How every example volume ranks: paired comparisons, Holm across all pairs (issue 17)."""
 HEADER = "# Demonstration data written by `probepress demo` (seed {seed}). Do not edit by hand.\n"
 
 
@@ -142,9 +139,9 @@ def _volume(
             **{k: getattr(vol, k) for k in ("id", "title", "publication_date", "bank_version")},
             "demonstration": True,
             "window": {"start": vol.start, "end": vol.end},
-            "protocol": _declared(Protocol, vol, system_prompt_sha256=prompt, tools=False),
+            "protocol": _declared(Protocol, vol, system_prompt_sha256=prompt),
             "thresholds": _declared(
-                Thresholds, vol, anchor_probe_max_age_days=age, ranking=RANKING
+                Thresholds, vol, anchor_probe_max_age_days=age, ranking=spec.ranking
             ),
             "jury": _jury(spec),
             "scoring": _scoring(categories, vol.reference),
@@ -188,11 +185,15 @@ def _run_dates(spec: DemoSpec, vol: VolumeSpec) -> dict[str, dt.date]:
     }
 
 
-def _bundle_manifest(run: Round, bundle: Bundle, files: Files) -> BundleManifest:
-    """The manifest of one candidate's bundle, with the hash and size of each of its files."""
-    cand, seating = bundle.cand, bundle.seating
-    run_date = run.run_dates[cand.api]
-    return BundleManifest.model_validate(
+def _add_bundle(out: DemoOutput, run: Round, cand: CandidateSpec) -> list[dict[str, Any]]:
+    """One candidate's simulated bundle, its manifest with the hash and size of each of its
+    files, its held-out texts private; its verdict lines."""
+    bundle, run_date = simulate_bundle(run, cand), run.run_dates[cand.api]
+    files = {
+        f"{name}.jsonl": _jsonl(model, getattr(bundle, name)) for name, model in _FILES.items()
+    }
+    seating = bundle.seating
+    manifest = BundleManifest.model_validate(
         {
             "volume": run.vol.id,
             "candidate": bundle.candidate,
@@ -214,16 +215,8 @@ def _bundle_manifest(run: Round, bundle: Bundle, files: Files) -> BundleManifest
             "files": {n: {"sha256": sha256_bytes(b), "size": len(b)} for n, b in files.items()},
         }
     )
-
-
-def _add_bundle(out: DemoOutput, run: Round, cand: CandidateSpec) -> list[dict[str, Any]]:
-    """One candidate's simulated bundle, its held-out texts private; its verdict lines."""
-    bundle = simulate_bundle(run, cand)
-    files = {
-        f"{name}.jsonl": _jsonl(model, getattr(bundle, name)) for name, model in _FILES.items()
-    }
     base = f"bundles/{run.vol.id}/{bundle.slug}"
-    out.public[f"{base}/bundle.json"] = dumps(_json(_bundle_manifest(run, bundle, files))).encode()
+    out.public[f"{base}/bundle.json"] = dumps(_json(manifest)).encode()
     out.public.update({f"{base}/{name}": data for name, data in files.items()})
     private = _jsonl(PrivateResponse, bundle.private)
     out.private[f"responses/{run.vol.id}/{bundle.slug}.jsonl"] = private

@@ -50,6 +50,11 @@ class Round:
     keys: Mapping[str, bytes]
 
 
+def drawn(rng: random.Random, shape: Mapping[str, Any]) -> Line:
+    """A record of ``data/simulation.yaml``, each ``[low, high]`` in it drawn, in order."""
+    return {k: rng.randint(*v) if isinstance(v, list) else v for k, v in shape.items()}
+
+
 @dataclass(frozen=True)
 class Seating:
     """The jury as seated for one candidate, with recusals."""
@@ -186,12 +191,10 @@ class Bundle:
         attempts: list[Line] = []
         for _ in range(self.r.volume.protocol.max_attempts):
             if not outage and rng.random() >= cand.error_rate:
-                attempts.append({"status": "ok", "latency_ms": rng.randint(300, 9000)})
+                attempts.append(drawn(rng, _SIM["ok"]))
                 break
-            if rng.random() < _SIM["error_share"]:
-                attempts.append({**_SIM["provider_error"], "latency_ms": rng.randint(80, 900)})
-            else:
-                attempts.append({**_SIM["timeout"]})
+            failed = "provider_error" if rng.random() < _SIM["error_share"] else "timeout"
+            attempts.append(drawn(rng, _SIM[failed]))
         return attempts
 
     def response(self, demo: DemoItem, fails: bool) -> str:

@@ -19,6 +19,7 @@ from generator.models.calibration import CalibrationSet, CriterionType
 from generator.models.manifest import BankVersion
 from generator.models.raters import QualificationRequired
 from generator.models.scoring import Reference
+from generator.models.volume import Ranking
 
 # The example's declaration is data: a misspelt field there must fail, not vanish.
 _FORBID = with_config(ConfigDict(extra="forbid"))
@@ -157,6 +158,8 @@ class DemoSpec:
     reviewers: tuple[str, ...]
     qualification: QualificationRequired
     """The jury's probe set: every seated grader, panel judge and reserve runs all of it."""
+    ranking: Ranking
+    """How every volume ranks (its thresholds' ``ranking``)."""
     extra_items: int = 0
     reviews: tuple[ReviewSpec, ...] = ()
 
