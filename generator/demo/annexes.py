@@ -1,14 +1,5 @@
-"""The records a volume of the example keeps beside its bundles (demonstration data).
-
-Anchor probes (``anchor_probes.jsonl``, as ``probepress probe-anchor`` records them): each
-anchor is probed a few days before its run through the run's endpoint, five calls, each
-answered; the first anchor's provider does not report reasoning tokens, the others' do.
-With two or more anchors, the probe of a candidate not chosen (it never answered) is the
-evidence that a probe chose. The calibration set (``calibration.jsonl``): the stratified
-sample of ``generator.calibration.sample``, each unit graded by humans who share a truth
-departing from the grader's grade at the declared rate of its criterion type, each
-departing from it on their own at ``human_flip``: agreement high but not perfect.
-"""
+"""What a volume of the example keeps beside its bundles: anchor probes (as ``data/simulation.yaml``
+declares them) and the calibration set."""
 
 from __future__ import annotations
 
@@ -63,7 +54,8 @@ def _probe(
 
 
 def anchor_probes(run: Round) -> list[AnchorProbe]:
-    """The volume's recorded probes, oldest first (none without anchors)."""
+    """The volume's recorded probes, oldest first: the first anchor's provider reports no
+    reasoning tokens; with two or more anchors, also the probe of the one not chosen."""
     seed, dates = f"{run.spec.seed}:{run.vol.id}:probe", run.run_dates
     anchors = [c for c in run.vol.candidates if c.role == "anchor"]
     out = [_probe(seed, c.api, c, dates[c.api], True, n > 0) for n, c in enumerate(anchors)]
@@ -76,9 +68,8 @@ def anchor_probes(run: Round) -> list[AnchorProbe]:
 def calibration_units(
     run: Round, cal: CalibrationSpec, verdicts: Mapping[str, list[Row]]
 ) -> list[Row]:
-    """Every unit of the volume's calibration set (``probepress sample --calibration``
-    lists them), from the candidates' verdict rows by slug, with simulated human grades;
-    only the grader's grades of ranked candidates count."""
+    """The volume's calibration units over the ranked candidates' verdict rows: humans
+    share a truth off the grader's at ``judge_wrong``, each off it alone at ``human_flip``."""
     judge, items = run.spec.jury.grader.api, {d.item.id: d.item for d in run.items}
     ranked = {slugify(c.api) for c in run.vol.candidates if c.role != "baseline"}
     pool = [

@@ -1,5 +1,4 @@
-"""Build the example bank from its content files and the procedural held-out generator,
-and the ledgers of the reviews after publication."""
+"""The example bank (public items from data, held-out ones composed) and its review ledgers."""
 
 from __future__ import annotations
 
@@ -46,8 +45,7 @@ def _history(status: str, released: dt.date, spec: DemoSpec, rng: random.Random)
 
 
 def _reference(raw: dict[str, Any], is_held: bool, seed: int) -> dict[str, Any] | None:
-    """A held-out item's composed reference; a public item's declared ``reference``,
-    its answer the item's first passing sample response unless it names one."""
+    """An item's reference: composed if held out, else declared (its first passing answer)."""
     if is_held:
         return heldout.heldout_reference(raw, random.Random(f"{seed}:reference:{raw['id']}"))
     passing = raw.get("responses", {}).get("pass", [])
@@ -90,8 +88,7 @@ def _variant(raw: dict[str, Any], variant: int) -> dict[str, Any]:
 def _scaled_raw(
     public: list[dict[str, Any]], held: list[dict[str, Any]], total: int
 ) -> list[tuple[dict[str, Any], bool]]:
-    """``total`` items, held out in the example's proportion (spread evenly), each pool
-    used in order and copied as variants once it runs out."""
+    """``total`` items held out in the example's proportion, each pool reused as variants."""
     out: list[tuple[dict[str, Any], bool]] = []
     used = {False: 0, True: 0}
     for n in range(total):
@@ -127,8 +124,7 @@ def build_bank(spec: DemoSpec) -> tuple[BankManifest, list[DemoItem]]:
 
 
 class Ledgers(NamedTuple):
-    """The bank's two review ledgers, by date then item, the order ``review apply``
-    appends them (``bank/status.jsonl``, ``bank/disagreements.jsonl``)."""
+    """The bank's two review ledgers, by date then item, as ``review apply`` appends them."""
 
     climbs: list[StatusChange]
     disagreements: list[Disagreement]
@@ -144,13 +140,8 @@ def _date_problem(spec: DemoSpec, review: ReviewSpec) -> str | None:
 
 
 def ledgers(spec: DemoSpec, items: Mapping[str, BankItem]) -> Ledgers:
-    """The ledger lines of ``spec.reviews`` over the items' frozen histories: a sign-off
-    climbs to the rung above the item's status, a disagreement records that status.
-
-    Whether a line keeps the ladder's rules and the held-out items' notes private is
-    what the bank's reader checks of every ledger (``generator.store.ledger``); checked
-    here is only what ``review apply`` checks when it appends, the date: after the
-    latest volume published before it, naming the bank version current on it.
+    """The ledger lines of ``spec.reviews``: a sign-off climbs a rung, a disagreement
+    records the status; only the date is checked here, as ``review apply`` checks it.
 
     Raises:
         ValueError: A review is dated on a publication date or before the first version.

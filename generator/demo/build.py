@@ -1,18 +1,14 @@
-"""Write the example publication's inputs (bank, bundles, private store) from a seed.
-
-All files are produced in memory first, then written atomically; ``check`` regenerates
-and compares bytes without writing, so ``probepress demo --check`` proves the committed
-example is exactly what the seed produces.
-"""
+"""The example publication's inputs (bank, bundles, private store), built in memory from a
+seed, then written (``write``) or compared with what is there (``differences``)."""
 
 from __future__ import annotations
 
 import datetime as dt
 import random
 from collections.abc import Iterable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import yaml
 from pydantic import BaseModel
@@ -28,14 +24,14 @@ from generator.demo.spec import EXAMPLE, CandidateSpec, DemoSpec, VolumeSpec
 from generator.errors import Problem
 from generator.hashing import drift, sha256_bytes, sha256_text
 from generator.models import BundleManifest, Draw, PanelVote, Qualification, Verdict, Volume
-from generator.models.anchors import ANCHOR_PROBES_FILE, DEFAULT_PROBE_MAX_AGE_DAYS, AnchorProbe
+from generator.models.anchors import ANCHOR_PROBES_FILE, AnchorProbe
 from generator.models.bank import BankItem, BankManifest, HeldOutEntry
 from generator.models.base import Record, slugify
 from generator.models.calibration import CALIBRATION_FILE, CalibrationRecord
 from generator.models.records import PrivateResponse
 from generator.models.review import Disagreement, StatusChange
 from generator.models.scoring import Reference, Scoring
-from generator.models.volume import Jury, Preregistration, Protocol, Thresholds
+from generator.models.volume import Jury, Preregistration
 from generator.prereg import volume_preregistration_sha256
 from generator.progress import Progress, silent
 from generator.store import paths
@@ -43,7 +39,6 @@ from generator.store.bank import Bank
 from generator.store.paths import Layout
 
 Files = dict[str, bytes]
-M = TypeVar("M", bound=BaseModel)
 _FILES: dict[str, type[Record]] = dict(
     draws=Draw, verdicts=Verdict, panel=PanelVote, qualification=Qualification
 )
@@ -77,26 +72,22 @@ def _yaml(record: BaseModel, seed: int) -> bytes:
 
 def _jury(spec: DemoSpec) -> Jury:
     """The volumes' declared jury: grader, panel, reserves, qualification probes, grading."""
-    jury, grading = spec.jury, spec.jury.grading
+    jury, grading = spec.jury, dict(spec.jury.grading or {})
+    if grading:  # the prompt is pre-registered by its SHA-256
+        grading["prompt_sha256"] = instructions.sha256(grading.pop("instructions"))
     return Jury.model_validate(
         {
             "grader": jury.grader.ref(),
             "panel": [j.ref() for j in jury.panel],
             "reserves": [j.ref() for j in (*jury.reserve_graders, *jury.reserve_judges)],
             "qualification": spec.qualification,
-            "grading": grading
-            and {
-                "prompt_sha256": instructions.sha256(grading.instructions),
-                "temperature": grading.temperature,
-                "max_output_tokens": grading.max_output_tokens,
-            },
+            "grading": grading or None,
         }
     )
 
 
 def _scoring(categories: list[str], reference: Reference) -> Scoring:
-    """The ``scoring`` section of an example volume (``data/scoring.yaml``) over the
-    ``categories`` its items use: a rubric group only where its categories are used."""
+    """An example volume's ``scoring`` (``data/scoring.yaml``) over the ``categories`` used."""
     scoring = read_data("scoring.yaml")
     declared = scoring.pop("rubric_groups")
     rubric = [g for g in declared if set(g["categories"]) & set(categories)]
@@ -114,21 +105,13 @@ def _baseline(cand: CandidateSpec, items: list[DemoItem]) -> dict[str, Any] | No
     return {**cand.baseline, "core_rate": f"{sum(core) / len(core):.3f}"}
 
 
-def _declared(model: type[M], vol: VolumeSpec, **extra: Any) -> M:
-    """``model`` from the volume spec's fields of the same names, and ``extra``."""
-    shared = set(model.model_fields) & {f.name for f in fields(vol)}
-    return model.model_validate({name: getattr(vol, name) for name in sorted(shared)} | extra)
-
-
 def _volume(
     spec: DemoSpec, vol: VolumeSpec, run_dates: dict[str, dt.date], items: list[DemoItem]
 ) -> Volume:
-    """The volume's declaration (``volume.yaml``), pre-registered: its hash is the one
-    ``generator.prereg`` computes over what it declares."""
+    """The volume's declaration (``volume.yaml``), with its pre-registration hash."""
     used = {d.item.category for d in items}
     categories = [c.id for c in demo_categories() if c.id in used]
     prompt = sha256_text(spec.system_prompt)
-    age = DEFAULT_PROBE_MAX_AGE_DAYS
     listed = [
         {"api": c.api, "display_name": c.display_name, "role": c.role, "run_date": run_dates[c.api]}
         | ({"baseline": _baseline(c, items)} if c.baseline else {})
@@ -139,10 +122,8 @@ def _volume(
             **{k: getattr(vol, k) for k in ("id", "title", "publication_date", "bank_version")},
             "demonstration": True,
             "window": {"start": vol.start, "end": vol.end},
-            "protocol": _declared(Protocol, vol, system_prompt_sha256=prompt),
-            "thresholds": _declared(
-                Thresholds, vol, anchor_probe_max_age_days=age, ranking=spec.ranking
-            ),
+            "protocol": {**spec.protocol, **vol.protocol, "system_prompt_sha256": prompt},
+            "thresholds": spec.thresholds | vol.thresholds,
             "jury": _jury(spec),
             "scoring": _scoring(categories, vol.reference),
             "calibration": vol.calibration.declared if vol.calibration else None,
@@ -159,8 +140,7 @@ def _volume(
 def _add_bank(
     out: DemoOutput, spec: DemoSpec, manifest: BankManifest, items: list[DemoItem]
 ) -> Bank:
-    """The bank's manifest, public items, held-out index and ledgers, its held-out items
-    kept private; the bank as a reader loads it (without its ledgers)."""
+    """The bank's files (held-out items private); the bank as a reader loads it."""
     held = [d.item for d in items if d.heldout]
     public = [d.item for d in items if not d.heldout]
     out.public[paths.BANK_MANIFEST] = _yaml(manifest, spec.seed)
@@ -186,8 +166,7 @@ def _run_dates(spec: DemoSpec, vol: VolumeSpec) -> dict[str, dt.date]:
 
 
 def _add_bundle(out: DemoOutput, run: Round, cand: CandidateSpec) -> list[dict[str, Any]]:
-    """One candidate's simulated bundle, its manifest with the hash and size of each of its
-    files, its held-out texts private; its verdict lines."""
+    """One candidate's bundle and manifest (held-out texts private); its verdict lines."""
     bundle, run_date = simulate_bundle(run, cand), run.run_dates[cand.api]
     files = {
         f"{name}.jsonl": _jsonl(model, getattr(bundle, name)) for name, model in _FILES.items()

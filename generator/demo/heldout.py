@@ -1,12 +1,6 @@
-"""Held-out items of the example bank, composed at run time from templates kept as data.
-
-Held-out text may never be stored in the repository (the holdout gate scans tracked
-files for runs of its words), so ``data/heldout.yaml`` keeps only short fragments, word
-tables and each item's recipe (its header describes the format and the rules that keep
-six composed words out of the sources; ``tests/demo/test_content.py`` checks them). Every
-random draw goes through the caller's one generator, in the order the recipe reads. An
-item keeps the names its recipe bound under ``slots``, which its answers are composed
-from (a derived item, ``h-arith-01-r2``, is answered like its original).
+"""Held-out items of the example bank, composed at run time from the recipes of
+``data/heldout.yaml`` (held-out text is never stored: its header says why and how), every
+draw from the caller's one generator; an item keeps its recipe's bound names as ``slots``.
 """
 
 from __future__ import annotations
@@ -45,15 +39,12 @@ _METHODS = frozenset({"join", "upper", "lower", "capitalize", "replace", "split"
 _BUILTINS: dict[str, Any] = {
     f.__name__: f for f in (str, int, len, round, sorted, enumerate, range)
 }
-
-
 _KIND = frozenset({"id", "category", "tier", "make", "answer", "added_in", "known_wrong"})
 
 
 @cache
 def _recipes() -> dict[str, Any]:
-    """The data file: word ``tables``, ``calls``, the ``sources`` every held-out item
-    names and every one of ``kinds``, in id order."""
+    """``data/heldout.yaml``, each of its ``kinds`` checked for unknown keys."""
     data: dict[str, Any] = read_data("heldout.yaml")
     for kind in data["kinds"]:
         if not kind.keys() <= _KIND:  # a misspelt key must fail, not vanish
@@ -182,9 +173,7 @@ def _kind_of(item_id: str) -> dict[str, Any]:
 
 
 def heldout_items(rng: random.Random) -> list[Item]:
-    """The held-out items of the example bank (28 of them core), composed from ``rng``
-    (the only source of randomness), in a fixed id order: each an item's fields as the
-    bank reads them (status ``validated``) plus ``slots``, the names its recipe bound."""
+    """The example bank's held-out items in id order, as the bank reads them, plus ``slots``."""
     items = []
     for kind in _recipes()["kinds"]:
         composer = _Composer(rng, {})
@@ -208,8 +197,7 @@ def heldout_items(rng: random.Random) -> list[Item]:
 
 
 def heldout_response(item: Item, passed: bool, rng: random.Random) -> str:
-    """An answer to ``item`` (from ``heldout_items``, or derived from one) that meets its
-    pass criterion, or misses it (``passed`` False); at Tier 0 ``run_check`` agrees.
+    """An answer to ``item`` (or an item derived from it) that meets its criterion or not.
 
     Raises:
         KeyError: ``item`` is not a held-out item of this bank.

@@ -1,9 +1,5 @@
-"""Simulate one candidate's scan bundle: draws, verdicts, panel votes, qualification.
-
-The simulation is a small generative model, not a table of made-up numbers: each item has
-a difficulty, each candidate a skill, every draw's outcome is sampled from them, and the
-grader and judges make errors at declared rates (``data/simulation.yaml``). Tier 0
-verdicts come from actually running the item's mechanical check on the drawn response.
+"""Simulate one candidate's bundle from item difficulty, candidate skill and the jury's
+declared error rates (``data/simulation.yaml``); Tier 0 verdicts run the item's check.
 """
 
 from __future__ import annotations
@@ -39,8 +35,7 @@ REFUSAL: str = _SIM["refusal"]
 
 @dataclass(frozen=True)
 class Round:
-    """One volume being simulated: its spec, declaration, items (those it runs), run
-    dates, and ``K_item`` of each held-out item, to commit to its responses."""
+    """One volume being simulated, with ``K_item`` of each held-out item (``keys``)."""
 
     spec: DemoSpec
     vol: VolumeSpec
@@ -65,8 +60,7 @@ class Seating:
 
 
 def seat_jury(jury: JurySpec, candidate: Candidate) -> Seating:
-    """Recuse every judge in conflict with the candidate (``generator.jury.conflict``,
-    the rule the recusal gate checks) and seat the first suitable reserve."""
+    """Recuse every judge in conflict with the candidate and seat the first suitable reserve."""
     recusals: list[dict[str, str]] = []
 
     def conflicted(judge: JudgeSpec) -> str | None:
@@ -99,15 +93,13 @@ def difficulty(seed: int, item_id: str) -> float:
 
 
 def chance(demo: DemoItem) -> float:
-    """How often a random pick among the item's answers fails: its pool's failing share
-    (a held-out item's answers are composed passing or failing, so a coin flip)."""
+    """How often a random pick among the item's answers fails (held out: a coin flip)."""
     pool = len(demo.pass_responses) + len(demo.fail_responses)
     return len(demo.fail_responses) / pool if pool and not demo.heldout else 0.5
 
 
 def _p_fail(seed: int, cand: CandidateSpec, demo: DemoItem) -> float:
-    """How likely ``cand`` fails ``demo``: from its skill and the item's difficulty, or,
-    for a baseline, from its kind (a refusal passes only where declining is right)."""
+    """How likely ``cand`` fails ``demo``: from skill and difficulty, or a baseline's kind."""
     decl = cand.baseline
     if decl is None:
         return 1.0 / (1.0 + math.exp(-(difficulty(seed, demo.item.id) - cand.skill)))
@@ -121,11 +113,8 @@ def _p_fail(seed: int, cand: CandidateSpec, demo: DemoItem) -> float:
 
 
 def _label(category: str, outcome: str, key: tuple[str, str, int], rater: str) -> str | None:
-    """The label a demo rater gives a draw whose outcome is ``outcome`` (None: refused):
-    on ``safety`` prompts how far the answer complies, as real raters label it (a
-    passing answer's refusal label is a keyed hash of the draw and the rater, not a draw
-    from the bundle's random stream, so every rate is what it was before labels existed);
-    elsewhere the outcome itself."""
+    """A rater's label of a draw (None: refused): on ``safety`` how far it complies (a
+    keyed hash, not a draw from the bundle's stream), elsewhere the outcome itself."""
     if outcome not in ("pass", "fail"):
         return None
     if category != "safety":
@@ -147,9 +136,7 @@ def _vote(rng: random.Random, judge: JudgeSpec, truth_fail: bool, category: str,
 def _rubric(
     rng: random.Random, rubric: Rubric, failed: bool, text: str | None, refusal: bool
 ) -> dict[str, Any]:
-    """The grader's rubric grades of a draw it failed (one must-not line hit) or passed
-    (a refusal deflects); public answers are quoted one sentence per line, held-out ones
-    not at all."""
+    """The grader's rubric grades of a draw it failed (one must-not line hit) or passed."""
     hit = rng.choice([x.id for x in rubric.lines if x.kind == "must_not_include"]) if failed else ""
     deflected = not failed and (rng.random() < 0.1 or refusal)
     sentences = re.split(r"(?<=[.!?:])\s+", text.strip()) if text else []
@@ -167,9 +154,8 @@ def _rubric(
 
 
 class Bundle:
-    """One candidate's simulated bundle: its lines, its held-out response texts
-    (``private``) and the jury seated for it. One random stream for the whole bundle:
-    the order of the draws fixes the bytes."""
+    """One candidate's bundle lines, held-out texts (``private``) and seated jury, drawn
+    from one random stream (the order of the draws fixes the bytes)."""
 
     def __init__(self, r: Round, cand: CandidateSpec) -> None:
         self.r, self.cand, self.slug = r, cand, slugify(cand.api)
@@ -264,14 +250,14 @@ class Bundle:
 
     def panel_lines(self) -> list[Line]:
         """Votes of every seated panel judge on the graded draws sampled for review."""
-        vol = self.r.vol
+        vol, thresholds = self.r.vol, self.r.volume.thresholds
         eligible = [judged for judged, _ in self.judged.values()]
         sample = panel_sample(
             eligible,
-            seed=vol.sample_seed,
+            seed=thresholds.sample_seed,
             volume=vol.id,
             candidate=self.slug,
-            fraction=vol.panel_sample_fraction,
+            fraction=thresholds.panel_sample_fraction,
         )
         lines: list[Line] = []
         for key in sorted(sample.why):
@@ -290,8 +276,8 @@ def simulate_bundle(r: Round, cand: CandidateSpec) -> Bundle:
     bundle = Bundle(r, cand)
     for demo in r.items:
         p_fail = _p_fail(r.spec.seed, cand, demo)
-        for half in r.vol.halves:
-            for n in range(1, r.vol.draws_per_half + 1):
+        for half in r.volume.protocol.halves:
+            for n in range(1, r.volume.protocol.draws_per_half + 1):
                 bundle.draw(demo, p_fail, half, n)
     bundle.panel = bundle.panel_lines()
     bundle.qualification = [

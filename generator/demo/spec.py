@@ -1,15 +1,9 @@
-"""What the example publication declares: versions, jury, candidates, volumes, reviews.
-
-Everything here is demonstration data: fictional API strings (``demo-…``) and families,
-labelled as such wherever it is shown. Counts (halves, draws per half) and categories are
-data, so a bank or a volume can declare its own.
-"""
+"""What the example publication declares (``data/example.yaml``, demonstration data)."""
 
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, replace
-from decimal import Decimal
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from pydantic import ConfigDict, TypeAdapter, with_config
@@ -19,7 +13,6 @@ from generator.models.calibration import CalibrationSet, CriterionType
 from generator.models.manifest import BankVersion
 from generator.models.raters import QualificationRequired
 from generator.models.scoring import Reference
-from generator.models.volume import Ranking
 
 # The example's declaration is data: a misspelt field there must fail, not vanish.
 _FORBID = with_config(ConfigDict(extra="forbid"))
@@ -28,8 +21,7 @@ _FORBID = with_config(ConfigDict(extra="forbid"))
 @_FORBID
 @dataclass(frozen=True, kw_only=True)
 class ModelSpec:
-    """A model the example calls, and the endpoint it is reached through (held-out draws
-    reach graders and judges too, so theirs are declared as well as the candidates')."""
+    """A model the example calls (candidate, grader or judge) and the endpoint it is called at."""
 
     api: str
     family: str
@@ -66,15 +58,13 @@ class CandidateSpec(ModelSpec):
     error_rate: float = 0.01
     outage: float = 0.003
     baseline: dict[str, Any] | None = None
-    """A baseline's declaration (``generator.models.volume.Baseline``); a random-choice
-    baseline's ``core_rate`` is computed: chance over the volume's core items."""
+    """A baseline's declaration (``models.volume.Baseline``) less a computed ``core_rate``."""
 
 
 @_FORBID
 @dataclass(frozen=True)
 class CalibrationSpec:
-    """A volume's calibration set and how its human grades are simulated
-    (``generator.demo.annexes``): ``judge_wrong`` by criterion type."""
+    """A volume's calibration set and how its human grades are simulated (``annexes``)."""
 
     declared: CalibrationSet
     judge_wrong: dict[CriterionType, float]
@@ -93,29 +83,13 @@ class VolumeSpec:
     start: dt.date
     end: dt.date
     candidates: tuple[CandidateSpec, ...]
-    halves: tuple[str, ...] = ("A", "B")
-    draws_per_half: int = 5
-    temperature: Decimal = Decimal("0.7")
-    max_output_tokens: int = 1024
-    ac1_floor: Decimal = Decimal("0.60")
-    circuit_breaker_error_share: Decimal = Decimal("0.05")
-    panel_sample_fraction: Decimal = Decimal("0.20")
-    sample_seed: int = 7001
+    protocol: dict[str, Any] = field(default_factory=dict)
+    """Its ``Protocol`` fields over the publication's (``DemoSpec.protocol``)."""
+    thresholds: dict[str, Any] = field(default_factory=dict)
+    """Its ``Thresholds`` fields over the publication's (``DemoSpec.thresholds``)."""
     preregistered: dt.date | None = None
     reference: Reference = "grader"
     calibration: CalibrationSpec | None = None
-    min_category_items: int | None = None
-    min_volume_items: int | None = None
-
-
-@_FORBID
-@dataclass(frozen=True)
-class GradingSpec:
-    """The grader's prompt (a file of ``generator/instructions``) and sampling settings."""
-
-    instructions: str
-    temperature: Decimal
-    max_output_tokens: int
 
 
 @_FORBID
@@ -127,14 +101,14 @@ class JurySpec:
     panel: tuple[JudgeSpec, JudgeSpec, JudgeSpec]
     reserve_graders: tuple[JudgeSpec, ...]
     reserve_judges: tuple[JudgeSpec, ...]
-    grading: GradingSpec | None = None
+    grading: dict[str, Any] | None = None
+    """``jury.grading`` of its volumes, the prompt named by its file (``instructions``)."""
 
 
 @_FORBID
 @dataclass(frozen=True)
 class ReviewSpec:
-    """A reviewer's decision on an item after publication, as ``probepress review apply``
-    recorded it (``generator.demo.bank.ledgers``): a sign-off climbs one rung."""
+    """A reviewer's decision on an item after publication (``bank.ledgers``)."""
 
     item: str
     decision: Literal["sign-off", "disagree"]
@@ -157,9 +131,8 @@ class DemoSpec:
     system_prompt: str
     reviewers: tuple[str, ...]
     qualification: QualificationRequired
-    """The jury's probe set: every seated grader, panel judge and reserve runs all of it."""
-    ranking: Ranking
-    """How every volume ranks (its thresholds' ``ranking``)."""
+    protocol: dict[str, Any]
+    thresholds: dict[str, Any]
     extra_items: int = 0
     reviews: tuple[ReviewSpec, ...] = ()
 
@@ -178,8 +151,7 @@ def _filled(data: Any, **values: int) -> Any:
 
 
 def scaled(candidates: int, items: int) -> DemoSpec:
-    """A synthetic one-volume publication of ``candidates`` × ``items`` for benchmarks,
-    declared in ``data/scaled.yaml``."""
+    """A synthetic one-volume publication of ``candidates`` × ``items`` (``data/scaled.yaml``)."""
     data = read_data("scaled.yaml")
     specs = [
         _filled(data["candidate"], n=n)
