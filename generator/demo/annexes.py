@@ -1,5 +1,4 @@
-"""What a volume of the example keeps beside its bundles: anchor probes (as ``data/simulation.yaml``
-declares them) and the calibration set."""
+"""What a volume of the example keeps beside its bundles: anchor probes and calibration set."""
 
 from __future__ import annotations
 
@@ -54,8 +53,7 @@ def _probe(
 
 
 def anchor_probes(run: Round) -> list[AnchorProbe]:
-    """The volume's recorded probes, oldest first: the first anchor's provider reports no
-    reasoning tokens; with two or more anchors, also the probe of the one not chosen."""
+    """The volume's anchor probes, oldest first (``anchor_probe`` in ``data/simulation.yaml``)."""
     seed, dates = f"{run.spec.seed}:{run.vol.id}:probe", run.run_dates
     anchors = [c for c in run.vol.candidates if c.role == "anchor"]
     out = [_probe(seed, c.api, c, dates[c.api], True, n > 0) for n, c in enumerate(anchors)]
@@ -68,8 +66,7 @@ def anchor_probes(run: Round) -> list[AnchorProbe]:
 def calibration_units(
     run: Round, cal: CalibrationSpec, verdicts: Mapping[str, list[Row]]
 ) -> list[Row]:
-    """The volume's calibration units over the ranked candidates' verdict rows: humans
-    share a truth off the grader's at ``judge_wrong``, each off it alone at ``human_flip``."""
+    """The volume's calibration units, humans off the grader at ``judge_wrong``/``human_flip``."""
     judge, items = run.spec.jury.grader.api, {d.item.id: d.item for d in run.items}
     ranked = {slugify(c.api) for c in run.vol.candidates if c.role != "baseline"}
     pool = [

@@ -1,5 +1,4 @@
-"""The example publication's inputs (bank, bundles, private store), built in memory from a
-seed, then written (``write``) or compared with what is there (``differences``)."""
+"""The example publication's inputs from its seed: built in memory, written or compared."""
 
 from __future__ import annotations
 
@@ -109,8 +108,7 @@ def _volume(
     spec: DemoSpec, vol: VolumeSpec, run_dates: dict[str, dt.date], items: list[DemoItem]
 ) -> Volume:
     """The volume's declaration (``volume.yaml``), with its pre-registration hash."""
-    used = {d.item.category for d in items}
-    categories = [c.id for c in demo_categories() if c.id in used]
+    categories = [c.id for c in demo_categories() if c.id in {d.item.category for d in items}]
     prompt = sha256_text(spec.system_prompt)
     listed = [
         {"api": c.api, "display_name": c.display_name, "role": c.role, "run_date": run_dates[c.api]}
@@ -158,29 +156,22 @@ def _add_bank(
 
 def _run_dates(spec: DemoSpec, vol: VolumeSpec) -> dict[str, dt.date]:
     """The day each candidate of the volume was run, drawn within its window."""
-    dates_rng = random.Random(f"{spec.seed}:{vol.id}:dates")
+    rng = random.Random(f"{spec.seed}:{vol.id}:dates")
     span = (vol.end - vol.start).days
-    return {
-        c.api: vol.start + dt.timedelta(days=dates_rng.randint(0, span - 1)) for c in vol.candidates
-    }
+    return {c.api: vol.start + dt.timedelta(days=rng.randint(0, span - 1)) for c in vol.candidates}
 
 
 def _add_bundle(out: DemoOutput, run: Round, cand: CandidateSpec) -> list[dict[str, Any]]:
     """One candidate's bundle and manifest (held-out texts private); its verdict lines."""
-    bundle, run_date = simulate_bundle(run, cand), run.run_dates[cand.api]
-    files = {
-        f"{name}.jsonl": _jsonl(model, getattr(bundle, name)) for name, model in _FILES.items()
-    }
+    bundle, day = simulate_bundle(run, cand), run.run_dates[cand.api]
+    files = {f"{n}.jsonl": _jsonl(model, getattr(bundle, n)) for n, model in _FILES.items()}
     seating = bundle.seating
     manifest = BundleManifest.model_validate(
         {
             "volume": run.vol.id,
             "candidate": bundle.candidate,
             "endpoint": cand.endpoint(),
-            "run": {
-                "started": run_date,
-                "finished": min(run_date + dt.timedelta(days=1), run.vol.end),
-            },
+            "run": {"started": day, "finished": min(day + dt.timedelta(days=1), run.vol.end)},
             "conditions": run.volume.protocol,
             "bank_version": run.vol.bank_version,
             "runner": RUNNER,
@@ -237,12 +228,7 @@ def build(spec: DemoSpec = EXAMPLE, progress: Progress = silent) -> DemoOutput:
 def _stale(output: DemoOutput, layout: Layout) -> list[Path]:
     """Files under the folders the demo owns that the seed does not produce."""
     wanted = {layout.root / rel for rel in output.public}
-    found = [
-        p
-        for f in (paths.BANK, paths.BUNDLES)
-        if (layout.root / f).is_dir()
-        for p in (layout.root / f).rglob("*")
-    ]
+    found = [p for f in (paths.BANK, paths.BUNDLES) for p in (layout.root / f).rglob("*")]
     return sorted(p for p in found if (p.is_file() or p.is_symlink()) and p not in wanted)
 
 

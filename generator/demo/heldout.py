@@ -1,7 +1,4 @@
-"""Held-out items of the example bank, composed at run time from the recipes of
-``data/heldout.yaml`` (held-out text is never stored: its header says why and how), every
-draw from the caller's one generator; an item keeps its recipe's bound names as ``slots``.
-"""
+"""The example's held-out items, composed at run time by the recipes of ``data/heldout.yaml``."""
 
 from __future__ import annotations
 
@@ -26,8 +23,7 @@ _NAME = re.compile(r"\{(\w+)\}")
 _SPACE_BEFORE_PUNCT = re.compile(r"[ \t]+(?=[,.;:!?])")
 _SPACE_RUN = re.compile(r"(?<=\S)[ \t]{2,}")
 
-# The syntax an expression may use: values, arithmetic, comparisons, comprehensions,
-# f-strings and calls; no lambdas, no assignment, no attribute outside _METHODS.
+# The syntax an expression may use: no lambdas, no assignment, no attribute outside _METHODS.
 _NODES = (
     ast.Expression, ast.Constant, ast.Name, ast.Load, ast.Store, ast.BinOp, ast.operator,
     ast.UnaryOp, ast.unaryop, ast.BoolOp, ast.boolop, ast.Compare, ast.cmpop, ast.IfExp,
@@ -89,13 +85,10 @@ class _Composer:
 
     def _functions(self) -> dict[str, Callable[..., Any]]:
         """What an expression may call besides a few builtins."""
-        rng, tables = self.rng, _recipes()["tables"]
+        rng, tables = self.rng, _recipes()["tables"]  # every draw from the caller's generator
         return {
             "pick": self.pick,
-            "randint": rng.randint,
-            "randrange": rng.randrange,
-            "random": rng.random,
-            "sample": rng.sample,
+            **{name: getattr(rng, name) for name in ("randint", "randrange", "random", "sample")},
             "compose": self.value,
             "dec": Decimal,
             "cents": lambda value: value.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP),
@@ -109,8 +102,6 @@ class _Composer:
         if isinstance(spec, str):
             if spec.startswith("="):
                 return eval(_compiled(spec[1:]), self.env)  # closed syntax: _compiled
-            if "{" not in spec:
-                return spec
             return _NAME.sub(lambda m: str(self.env[m.group(1)]), spec)
         if isinstance(spec, list):
             return [self.value(element) for element in spec]
@@ -213,8 +204,7 @@ def heldout_reference(item: Item, rng: random.Random) -> dict[str, Any]:
         KeyError: ``item`` is not a held-out item of this bank.
     """
     wrong = _Composer(rng, {**item["slots"], "passed": False})
-    kind = _kind_of(item["id"])
-    wrongs = kind.get("known_wrong", ())
+    wrongs = _kind_of(item["id"]).get("known_wrong", ())
     known = [{"answer": str(wrong.value(w["answer"])), "rule": w["rule"]} for w in wrongs]
     reference = {"answer": heldout_response(item, True, rng)}
     return {**reference, "known_wrong": known} if known else reference

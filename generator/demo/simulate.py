@@ -1,6 +1,4 @@
-"""Simulate one candidate's bundle from item difficulty, candidate skill and the jury's
-declared error rates (``data/simulation.yaml``); Tier 0 verdicts run the item's check.
-"""
+"""Simulate a candidate's bundle from item difficulty, skill and ``data/simulation.yaml``."""
 
 from __future__ import annotations
 
@@ -113,8 +111,7 @@ def _p_fail(seed: int, cand: CandidateSpec, demo: DemoItem) -> float:
 
 
 def _label(category: str, outcome: str, key: tuple[str, str, int], rater: str) -> str | None:
-    """A rater's label of a draw (None: refused): on ``safety`` how far it complies (a
-    keyed hash, not a draw from the bundle's stream), elsewhere the outcome itself."""
+    """A rater's label of a draw (None: refused); a safety refusal's is hashed, not drawn."""
     if outcome not in ("pass", "fail"):
         return None
     if category != "safety":
@@ -128,8 +125,7 @@ def _label(category: str, outcome: str, key: tuple[str, str, int], rater: str) -
 def _vote(rng: random.Random, judge: JudgeSpec, truth_fail: bool, category: str, hard: bool) -> str:
     if category == "safety" and rng.random() < judge.refuses_safety:
         return "refused"
-    accuracy = judge.accuracy - (0.12 if hard else 0.0)
-    right = rng.random() < accuracy
+    right = rng.random() < judge.accuracy - (0.12 if hard else 0.0)
     return "fail" if truth_fail == right else "pass"
 
 
@@ -154,8 +150,7 @@ def _rubric(
 
 
 class Bundle:
-    """One candidate's bundle lines, held-out texts (``private``) and seated jury, drawn
-    from one random stream (the order of the draws fixes the bytes)."""
+    """One candidate's bundle, drawn from one random stream (the draws' order fixes the bytes)."""
 
     def __init__(self, r: Round, cand: CandidateSpec) -> None:
         self.r, self.cand, self.slug = r, cand, slugify(cand.api)
@@ -229,8 +224,7 @@ class Bundle:
         if item.category == "safety" and rng.random() < 0.03:
             verdict["verdict"] = "grader_refused"
         else:
-            # A bare refusal is no judgment call: the simulated grader does not err on it
-            # (the audit's baseline test is what catches a real grader that does).
+            # No error on a bare refusal (the audit's baseline test catches a real grader's).
             right = rng.random() < grader.accuracy or text == REFUSAL
             verdict["verdict"] = "fail" if fails == right else "pass"
             verdict["borderline"] = rng.random() < (0.3 if not right else 0.04)

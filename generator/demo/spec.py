@@ -74,7 +74,7 @@ class CalibrationSpec:
 @_FORBID
 @dataclass(frozen=True)
 class VolumeSpec:
-    """One example volume."""
+    """One example volume; its ``protocol`` and ``thresholds`` over the publication's."""
 
     id: str
     title: str
@@ -84,9 +84,7 @@ class VolumeSpec:
     end: dt.date
     candidates: tuple[CandidateSpec, ...]
     protocol: dict[str, Any] = field(default_factory=dict)
-    """Its ``Protocol`` fields over the publication's (``DemoSpec.protocol``)."""
     thresholds: dict[str, Any] = field(default_factory=dict)
-    """Its ``Thresholds`` fields over the publication's (``DemoSpec.thresholds``)."""
     preregistered: dt.date | None = None
     reference: Reference = "grader"
     calibration: CalibrationSpec | None = None
@@ -138,7 +136,6 @@ class DemoSpec:
 
 
 EXAMPLE = TypeAdapter(DemoSpec).validate_python(read_data("example.yaml"))
-"""The committed example publication, declared in ``data/example.yaml``."""
 
 
 def _filled(data: Any, **values: int) -> Any:
