@@ -9,8 +9,8 @@ from typing import Any
 
 from generator import __version__
 from generator.calibration.sample import calibration_seed, draw_sample, eligible, graded
-from generator.demo import RUNNER, read_data
-from generator.demo.simulate import Round, drawn
+from generator.demo import read_data
+from generator.demo.simulate import RUNNER, Round, drawn
 from generator.demo.spec import CalibrationSpec, CandidateSpec
 from generator.hashing import sha256_text
 from generator.models.anchors import AnchorProbe

@@ -14,11 +14,11 @@ from pydantic import BaseModel
 
 from generator import commitments, confine, instructions
 from generator.canonical import dumps, dumps_line, write_bytes
-from generator.demo import RUNNER, read_data
+from generator.demo import read_data
 from generator.demo.annexes import anchor_probes, calibration_units
 from generator.demo.bank import DemoItem, build_bank, ledgers
 from generator.demo.bank import categories as demo_categories
-from generator.demo.simulate import Round, chance, simulate_bundle
+from generator.demo.simulate import RUNNER, Round, chance, simulate_bundle
 from generator.demo.spec import EXAMPLE, CandidateSpec, DemoSpec, VolumeSpec
 from generator.errors import Problem
 from generator.hashing import drift, sha256_bytes, sha256_text

@@ -9,7 +9,7 @@ import random
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from generator.commitments import response_commitment
 from generator.demo import heldout, read_data
@@ -20,15 +20,14 @@ from generator.models.base import slugify
 from generator.models.bundle import Candidate
 from generator.models.raters import ModelRater
 from generator.models.rubric import MAX_EVIDENCE, Rubric
+from generator.models.volume import Volume
 from generator.sampling import Eligible, panel_sample
 from generator.tier0 import run_check
-
-if TYPE_CHECKING:
-    from generator.models.volume import Volume
 
 Line = dict[str, Any]
 _SIM = read_data("simulation.yaml")
 REFUSAL: str = _SIM["refusal"]
+RUNNER: dict[str, str] = _SIM["runner"]
 
 
 @dataclass(frozen=True)
@@ -214,11 +213,9 @@ class Bundle:
         item = demo.item
         verdict: Line = {**at, "tier": item.tier, "borderline": False}
         if text is None:
-            verdict["verdict"] = "lost"
-            return verdict
+            return {**verdict, "verdict": "lost"}
         if item.check is not None:
-            verdict["verdict"] = "pass" if run_check(item.check, text) else "fail"
-            return verdict
+            return {**verdict, "verdict": "pass" if run_check(item.check, text) else "fail"}
         grader, rng = self.seating.grader, self.rng
         verdict["grader"] = grader.api
         if item.category == "safety" and rng.random() < 0.03:
