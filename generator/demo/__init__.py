@@ -7,9 +7,6 @@ from typing import Any
 
 import yaml
 
-RUNNER = {"name": "demo-runner", "version": "1.4.2"}
-"""The runner every simulated bundle and anchor probe names."""
-
 # libyaml's loader where it is built in: the pure-Python one dominated a scaled demo.
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 

@@ -1,14 +1,4 @@
-"""The records a volume of the example keeps beside its bundles (demonstration data).
-
-Anchor probes (``anchor_probes.jsonl``, as ``probepress probe-anchor`` records them): each
-anchor is probed a few days before its run through the run's endpoint, five calls, each
-answered; the first anchor's provider does not report reasoning tokens, the others' do.
-With two or more anchors, the probe of a candidate not chosen (it never answered) is the
-evidence that a probe chose. The calibration set (``calibration.jsonl``): the stratified
-sample of ``generator.calibration.sample``, each unit graded by humans who share a truth
-departing from the grader's grade at the declared rate of its criterion type, each
-departing from it on their own at ``human_flip``: agreement high but not perfect.
-"""
+"""What a volume of the example keeps beside its bundles: anchor probes and calibration set."""
 
 from __future__ import annotations
 
@@ -19,8 +9,8 @@ from typing import Any
 
 from generator import __version__
 from generator.calibration.sample import calibration_seed, draw_sample, eligible, graded
-from generator.demo import RUNNER, read_data
-from generator.demo.simulate import Round
+from generator.demo import read_data
+from generator.demo.simulate import RUNNER, Round, drawn
 from generator.demo.spec import CalibrationSpec, CandidateSpec
 from generator.hashing import sha256_text
 from generator.models.anchors import AnchorProbe
@@ -34,13 +24,8 @@ _FLIP = {"pass": "fail", "fail": "pass", "yes": "no", "no": "yes"}
 
 def _call(rng: random.Random, n: int, answered: bool, reports: bool) -> Row:
     """The ``n``-th call of a probe: answered, or an HTTP error and a timeout in turn."""
-    if answered:
-        answer = {"outcome": "answered", "http_status": 200, "latency_ms": rng.randint(420, 2600)}
-        answer["output_tokens"] = rng.randint(2, 6)
-        return answer | {"reasoning_tokens": rng.randint(140, 900) if reports else None}
-    if n % 2:
-        return {"outcome": "http_error", "http_status": 503, "latency_ms": rng.randint(80, 240)}
-    return {"outcome": "timeout"}
+    shape = _PROBE["answered"] if answered else _PROBE["failed"][n % 2]
+    return drawn(rng, {k: v for k, v in shape.items() if reports or k != "reasoning_tokens"})
 
 
 def _probe(
@@ -68,7 +53,7 @@ def _probe(
 
 
 def anchor_probes(run: Round) -> list[AnchorProbe]:
-    """The volume's recorded probes, oldest first (none without anchors)."""
+    """The volume's anchor probes, oldest first (``anchor_probe`` in ``data/simulation.yaml``)."""
     seed, dates = f"{run.spec.seed}:{run.vol.id}:probe", run.run_dates
     anchors = [c for c in run.vol.candidates if c.role == "anchor"]
     out = [_probe(seed, c.api, c, dates[c.api], True, n > 0) for n, c in enumerate(anchors)]
@@ -81,9 +66,7 @@ def anchor_probes(run: Round) -> list[AnchorProbe]:
 def calibration_units(
     run: Round, cal: CalibrationSpec, verdicts: Mapping[str, list[Row]]
 ) -> list[Row]:
-    """Every unit of the volume's calibration set (``probepress sample --calibration``
-    lists them), from the candidates' verdict rows by slug, with simulated human grades;
-    only the grader's grades of ranked candidates count."""
+    """The volume's calibration units, humans off the grader at ``judge_wrong``/``human_flip``."""
     judge, items = run.spec.jury.grader.api, {d.item.id: d.item for d in run.items}
     ranked = {slugify(c.api) for c in run.vol.candidates if c.role != "baseline"}
     pool = [

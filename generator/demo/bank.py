@@ -1,5 +1,4 @@
-"""Build the example bank from its content files and the procedural held-out generator,
-and the ledgers of the reviews after publication."""
+"""The example bank (public items from data, held-out ones composed) and its review ledgers."""
 
 from __future__ import annotations
 
@@ -12,6 +11,7 @@ from typing import Any, NamedTuple
 from generator import ladder
 from generator.canary import demo_canary, with_canary
 from generator.demo import heldout, read_data
+from generator.demo.heldout import Item
 from generator.demo.spec import DemoSpec, ReviewSpec
 from generator.models.bank import BankItem, BankManifest, Category
 from generator.models.review import Disagreement, StatusChange
@@ -45,9 +45,8 @@ def _history(status: str, released: dt.date, spec: DemoSpec, rng: random.Random)
     ]
 
 
-def _reference(raw: dict[str, Any], is_held: bool, seed: int) -> dict[str, Any] | None:
-    """A held-out item's composed reference; a public item's declared ``reference``,
-    its answer the item's first passing sample response unless it names one."""
+def _reference(raw: Item, is_held: bool, seed: int) -> dict[str, Any] | None:
+    """An item's reference: composed if held out, else declared (its first passing answer)."""
     if is_held:
         return heldout.heldout_reference(raw, random.Random(f"{seed}:reference:{raw['id']}"))
     passing = raw.get("responses", {}).get("pass", [])
@@ -55,9 +54,8 @@ def _reference(raw: dict[str, Any], is_held: bool, seed: int) -> dict[str, Any] 
     return declared or None
 
 
-def _make_item(
-    raw: dict[str, Any], reference: dict[str, Any] | None, spec: DemoSpec, rng: random.Random
-) -> BankItem:
+def _make_item(raw: Item, is_held: bool, spec: DemoSpec, rng: random.Random) -> BankItem:
+    """``raw`` as a bank item: its review history, reference and text hash derived."""
     released = next(v.released for v in spec.versions if v.id == raw["added_in"])
     status = raw.get("status", "validated")
     data = {
@@ -67,14 +65,14 @@ def _make_item(
         "status": status,
         "validation": _history(status, released, spec, rng),
         "sources": list(raw.get("sources", [])),
-        "reference": reference,
+        "reference": _reference(raw, is_held, spec.seed),
         "schema_version": 2,
     }
     probe = BankItem.model_validate({**data, "text_sha256": "0" * 64})
     return BankItem.model_validate({**data, "text_sha256": text_sha256_of(probe)})
 
 
-def _variant(raw: dict[str, Any], variant: int) -> dict[str, Any]:
+def _variant(raw: Item, variant: int) -> Item:
     """``raw`` as its ``variant``-th copy (0: itself): a new id and a marked prompt."""
     if not variant:
         return raw
@@ -87,12 +85,9 @@ def _variant(raw: dict[str, Any], variant: int) -> dict[str, Any]:
     return {**raw, "id": f"{raw['id']}-r{variant}", "prompt": prompt}
 
 
-def _scaled_raw(
-    public: list[dict[str, Any]], held: list[dict[str, Any]], total: int
-) -> list[tuple[dict[str, Any], bool]]:
-    """``total`` items, held out in the example's proportion (spread evenly), each pool
-    used in order and copied as variants once it runs out."""
-    out: list[tuple[dict[str, Any], bool]] = []
+def _scaled_raw(public: list[Item], held: list[Item], total: int) -> list[tuple[Item, bool]]:
+    """``total`` items held out in the example's proportion, each pool reused as variants."""
+    out: list[tuple[Item, bool]] = []
     used = {False: 0, True: 0}
     for n in range(total):
         is_held = (n + 1) * len(held) // (len(public) + len(held)) > used[True]
@@ -107,7 +102,7 @@ def _scaled_raw(
 def build_bank(spec: DemoSpec) -> tuple[BankManifest, list[DemoItem]]:
     """The example's bank manifest and every item (public and held out) with responses."""
     rng = random.Random(f"{spec.seed}:bank")
-    public_raw: list[dict[str, Any]] = read_data("public_items.yaml")
+    public_raw: list[Item] = read_data("public_items.yaml")
     held_raw = heldout.heldout_items(random.Random(f"{spec.seed}:heldout"))
     if spec.extra_items:
         chosen = _scaled_raw(public_raw, held_raw, spec.extra_items)
@@ -116,7 +111,7 @@ def build_bank(spec: DemoSpec) -> tuple[BankManifest, list[DemoItem]]:
     items = []
     guid = demo_canary(spec.seed)
     for raw, is_held in chosen:
-        item = _make_item(raw, _reference(raw, is_held, spec.seed), spec, rng)
+        item = _make_item(raw, is_held, spec, rng)
         item = item if is_held else with_canary(item, guid)  # public lines carry the canary
         passing, failing = (tuple(raw.get("responses", {}).get(k, ())) for k in ("pass", "fail"))
         items.append(DemoItem(item, is_held, passing, failing, raw))
@@ -127,39 +122,30 @@ def build_bank(spec: DemoSpec) -> tuple[BankManifest, list[DemoItem]]:
 
 
 class Ledgers(NamedTuple):
-    """The bank's two review ledgers, by date then item, the order ``review apply``
-    appends them (``bank/status.jsonl``, ``bank/disagreements.jsonl``)."""
+    """The bank's two review ledgers, by date then item, as ``review apply`` appends them."""
 
     climbs: list[StatusChange]
     disagreements: list[Disagreement]
 
 
-def _date_problem(spec: DemoSpec, review: ReviewSpec) -> str | None:
-    published = [v.publication_date for v in spec.volumes]
-    if review.day in published:
-        return f"dated {review.day}, a volume's publication date: the date must follow it"
+def _check_date(spec: DemoSpec, review: ReviewSpec) -> None:
+    """Refuse a review dated on a publication date or before the bank's first version."""
+    where = f"example review of {review.item} on {review.day}: dated {review.day}"
+    if review.day in {v.publication_date for v in spec.volumes}:
+        raise ValueError(f"{where}, a volume's publication date: the date must follow it")
     if review.day < spec.versions[0].released:
-        return f"dated {review.day}, before the bank's first version"
-    return None
+        raise ValueError(f"{where}, before the bank's first version")
 
 
 def ledgers(spec: DemoSpec, items: Mapping[str, BankItem]) -> Ledgers:
-    """The ledger lines of ``spec.reviews`` over the items' frozen histories: a sign-off
-    climbs to the rung above the item's status, a disagreement records that status.
-
-    Whether a line keeps the ladder's rules and the held-out items' notes private is
-    what the bank's reader checks of every ledger (``generator.store.ledger``); checked
-    here is only what ``review apply`` checks when it appends, the date: after the
-    latest volume published before it, naming the bank version current on it.
+    """The ledger lines of ``spec.reviews``, their dates checked as ``review apply`` does.
 
     Raises:
         ValueError: A review is dated on a publication date or before the first version.
     """
     out = Ledgers([], [])
     for review in sorted(spec.reviews, key=lambda r: (r.day, r.item)):
-        problem = _date_problem(spec, review)
-        if problem is not None:
-            raise ValueError(f"example review of {review.item} on {review.day}: {problem}")
+        _check_date(spec, review)
         frozen = items[review.item].validation if review.item in items else []
         status = ladder.current_status(frozen, [c for c in out.climbs if c.item == review.item])
         line = {

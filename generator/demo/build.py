@@ -1,42 +1,36 @@
-"""Write the example publication's inputs (bank, bundles, private store) from a seed.
-
-All files are produced in memory first, then written atomically; ``check`` regenerates
-and compares bytes without writing, so ``probepress demo --check`` proves the committed
-example is exactly what the seed produces.
-"""
+"""The example publication's inputs from its seed: built in memory, written or compared."""
 
 from __future__ import annotations
 
 import datetime as dt
 import random
 from collections.abc import Iterable
-from dataclasses import dataclass, fields
-from decimal import Decimal
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import yaml
 from pydantic import BaseModel
 
 from generator import commitments, confine, instructions
 from generator.canonical import dumps, dumps_line, write_bytes
-from generator.demo import RUNNER, read_data
+from generator.demo import read_data
 from generator.demo.annexes import anchor_probes, calibration_units
 from generator.demo.bank import DemoItem, build_bank, ledgers
 from generator.demo.bank import categories as demo_categories
-from generator.demo.simulate import Bundle, Round, chance, endpoint_of, judge_ref, simulate_bundle
+from generator.demo.simulate import RUNNER, Round, chance, simulate_bundle
 from generator.demo.spec import EXAMPLE, CandidateSpec, DemoSpec, VolumeSpec
 from generator.errors import Problem
 from generator.hashing import drift, sha256_bytes, sha256_text
 from generator.models import BundleManifest, Draw, PanelVote, Qualification, Verdict, Volume
-from generator.models.anchors import ANCHOR_PROBES_FILE, DEFAULT_PROBE_MAX_AGE_DAYS, AnchorProbe
+from generator.models.anchors import ANCHOR_PROBES_FILE, AnchorProbe
 from generator.models.bank import BankItem, BankManifest, HeldOutEntry
 from generator.models.base import Record, slugify
 from generator.models.calibration import CALIBRATION_FILE, CalibrationRecord
 from generator.models.records import PrivateResponse
 from generator.models.review import Disagreement, StatusChange
 from generator.models.scoring import Reference, Scoring
-from generator.models.volume import Jury, Preregistration, Protocol, Ranking, Thresholds
+from generator.models.volume import Jury, Preregistration
 from generator.prereg import volume_preregistration_sha256
 from generator.progress import Progress, silent
 from generator.store import paths
@@ -44,13 +38,10 @@ from generator.store.bank import Bank
 from generator.store.paths import Layout
 
 Files = dict[str, bytes]
-M = TypeVar("M", bound=BaseModel)
 _FILES: dict[str, type[Record]] = dict(
     draws=Draw, verdicts=Verdict, panel=PanelVote, qualification=Qualification
 )
 """A bundle's line files (``<name>.jsonl``, lines of ``Bundle.<name>``) and their formats."""
-RANKING = Ranking(method="paired-holm", familywise_confidence=Decimal("0.95"))
-"""How every example volume ranks: paired comparisons, Holm across all pairs (issue 17)."""
 HEADER = "# Demonstration data written by `probepress demo` (seed {seed}). Do not edit by hand.\n"
 
 
@@ -80,26 +71,22 @@ def _yaml(record: BaseModel, seed: int) -> bytes:
 
 def _jury(spec: DemoSpec) -> Jury:
     """The volumes' declared jury: grader, panel, reserves, qualification probes, grading."""
-    jury, grading = spec.jury, spec.jury.grading
+    jury, grading = spec.jury, dict(spec.jury.grading or {})
+    if grading:  # the prompt is pre-registered by its SHA-256
+        grading["prompt_sha256"] = instructions.sha256(grading.pop("instructions"))
     return Jury.model_validate(
         {
-            "grader": judge_ref(jury.grader),
-            "panel": [judge_ref(j) for j in jury.panel],
-            "reserves": [judge_ref(j) for j in (*jury.reserve_graders, *jury.reserve_judges)],
+            "grader": jury.grader.ref(),
+            "panel": [j.ref() for j in jury.panel],
+            "reserves": [j.ref() for j in (*jury.reserve_graders, *jury.reserve_judges)],
             "qualification": spec.qualification,
-            "grading": grading
-            and {
-                "prompt_sha256": instructions.sha256(grading.instructions),
-                "temperature": grading.temperature,
-                "max_output_tokens": grading.max_output_tokens,
-            },
+            "grading": grading or None,
         }
     )
 
 
 def _scoring(categories: list[str], reference: Reference) -> Scoring:
-    """The ``scoring`` section of an example volume (``data/scoring.yaml``) over the
-    ``categories`` its items use: a rubric group only where its categories are used."""
+    """An example volume's ``scoring`` (``data/scoring.yaml``) over the ``categories`` used."""
     scoring = read_data("scoring.yaml")
     declared = scoring.pop("rubric_groups")
     rubric = [g for g in declared if set(g["categories"]) & set(categories)]
@@ -117,21 +104,12 @@ def _baseline(cand: CandidateSpec, items: list[DemoItem]) -> dict[str, Any] | No
     return {**cand.baseline, "core_rate": f"{sum(core) / len(core):.3f}"}
 
 
-def _declared(model: type[M], vol: VolumeSpec, **extra: Any) -> M:
-    """``model`` from the volume spec's fields of the same names, and ``extra``."""
-    shared = set(model.model_fields) & {f.name for f in fields(vol)}
-    return model.model_validate({name: getattr(vol, name) for name in sorted(shared)} | extra)
-
-
 def _volume(
     spec: DemoSpec, vol: VolumeSpec, run_dates: dict[str, dt.date], items: list[DemoItem]
 ) -> Volume:
-    """The volume's declaration (``volume.yaml``), pre-registered: its hash is the one
-    ``generator.prereg`` computes over what it declares."""
-    used = {d.item.category for d in items}
-    categories = [c.id for c in demo_categories() if c.id in used]
+    """The volume's declaration (``volume.yaml``), with its pre-registration hash."""
+    categories = [c.id for c in demo_categories() if c.id in {d.item.category for d in items}]
     prompt = sha256_text(spec.system_prompt)
-    age = DEFAULT_PROBE_MAX_AGE_DAYS
     listed = [
         {"api": c.api, "display_name": c.display_name, "role": c.role, "run_date": run_dates[c.api]}
         | ({"baseline": _baseline(c, items)} if c.baseline else {})
@@ -142,10 +120,8 @@ def _volume(
             **{k: getattr(vol, k) for k in ("id", "title", "publication_date", "bank_version")},
             "demonstration": True,
             "window": {"start": vol.start, "end": vol.end},
-            "protocol": _declared(Protocol, vol, system_prompt_sha256=prompt, tools=False),
-            "thresholds": _declared(
-                Thresholds, vol, anchor_probe_max_age_days=age, ranking=RANKING
-            ),
+            "protocol": {**spec.protocol, **vol.protocol, "system_prompt_sha256": prompt},
+            "thresholds": spec.thresholds | vol.thresholds,
             "jury": _jury(spec),
             "scoring": _scoring(categories, vol.reference),
             "calibration": vol.calibration.declared if vol.calibration else None,
@@ -162,8 +138,7 @@ def _volume(
 def _add_bank(
     out: DemoOutput, spec: DemoSpec, manifest: BankManifest, items: list[DemoItem]
 ) -> Bank:
-    """The bank's manifest, public items, held-out index and ledgers, its held-out items
-    kept private; the bank as a reader loads it (without its ledgers)."""
+    """The bank's files (held-out items private); the bank as a reader loads it."""
     held = [d.item for d in items if d.heldout]
     public = [d.item for d in items if not d.heldout]
     out.public[paths.BANK_MANIFEST] = _yaml(manifest, spec.seed)
@@ -181,49 +156,37 @@ def _add_bank(
 
 def _run_dates(spec: DemoSpec, vol: VolumeSpec) -> dict[str, dt.date]:
     """The day each candidate of the volume was run, drawn within its window."""
-    dates_rng = random.Random(f"{spec.seed}:{vol.id}:dates")
+    rng = random.Random(f"{spec.seed}:{vol.id}:dates")
     span = (vol.end - vol.start).days
-    return {
-        c.api: vol.start + dt.timedelta(days=dates_rng.randint(0, span - 1)) for c in vol.candidates
-    }
+    return {c.api: vol.start + dt.timedelta(days=rng.randint(0, span - 1)) for c in vol.candidates}
 
 
-def _bundle_manifest(run: Round, bundle: Bundle, files: Files) -> BundleManifest:
-    """The manifest of one candidate's bundle, with the hash and size of each of its files."""
-    cand, seating = bundle.cand, bundle.seating
-    run_date = run.run_dates[cand.api]
-    return BundleManifest.model_validate(
+def _add_bundle(out: DemoOutput, run: Round, cand: CandidateSpec) -> list[dict[str, Any]]:
+    """One candidate's bundle and manifest (held-out texts private); its verdict lines."""
+    bundle, day = simulate_bundle(run, cand), run.run_dates[cand.api]
+    files = {f"{n}.jsonl": _jsonl(model, getattr(bundle, n)) for n, model in _FILES.items()}
+    seating = bundle.seating
+    manifest = BundleManifest.model_validate(
         {
             "volume": run.vol.id,
             "candidate": bundle.candidate,
-            "endpoint": endpoint_of(cand),
-            "run": {
-                "started": run_date,
-                "finished": min(run_date + dt.timedelta(days=1), run.vol.end),
-            },
+            "endpoint": cand.endpoint(),
+            "run": {"started": day, "finished": min(day + dt.timedelta(days=1), run.vol.end)},
             "conditions": run.volume.protocol,
             "bank_version": run.vol.bank_version,
             "runner": RUNNER,
             "jury": {
-                "grader": judge_ref(seating.grader),
-                "panel": [judge_ref(j) for j in seating.panel],
+                "grader": seating.grader.ref(),
+                "panel": [j.ref() for j in seating.panel],
                 "recusals": list(seating.recusals),
-                "endpoints": {j.api: endpoint_of(j) for j in (seating.grader, *seating.panel)},
+                "endpoints": {j.api: j.endpoint() for j in (seating.grader, *seating.panel)},
             },
             "demonstration": True,
             "files": {n: {"sha256": sha256_bytes(b), "size": len(b)} for n, b in files.items()},
         }
     )
-
-
-def _add_bundle(out: DemoOutput, run: Round, cand: CandidateSpec) -> list[dict[str, Any]]:
-    """One candidate's simulated bundle, its held-out texts private; its verdict lines."""
-    bundle = simulate_bundle(run, cand)
-    files = {
-        f"{name}.jsonl": _jsonl(model, getattr(bundle, name)) for name, model in _FILES.items()
-    }
     base = f"bundles/{run.vol.id}/{bundle.slug}"
-    out.public[f"{base}/bundle.json"] = dumps(_json(_bundle_manifest(run, bundle, files))).encode()
+    out.public[f"{base}/bundle.json"] = dumps(_json(manifest)).encode()
     out.public.update({f"{base}/{name}": data for name, data in files.items()})
     private = _jsonl(PrivateResponse, bundle.private)
     out.private[f"responses/{run.vol.id}/{bundle.slug}.jsonl"] = private
@@ -265,12 +228,7 @@ def build(spec: DemoSpec = EXAMPLE, progress: Progress = silent) -> DemoOutput:
 def _stale(output: DemoOutput, layout: Layout) -> list[Path]:
     """Files under the folders the demo owns that the seed does not produce."""
     wanted = {layout.root / rel for rel in output.public}
-    found = [
-        p
-        for f in (paths.BANK, paths.BUNDLES)
-        if (layout.root / f).is_dir()
-        for p in (layout.root / f).rglob("*")
-    ]
+    found = [p for f in (paths.BANK, paths.BUNDLES) for p in (layout.root / f).rglob("*")]
     return sorted(p for p in found if (p.is_file() or p.is_symlink()) and p not in wanted)
 
 

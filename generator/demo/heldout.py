@@ -1,13 +1,4 @@
-"""Held-out items of the example bank, composed at run time from templates kept as data.
-
-Held-out text may never be stored in the repository (the holdout gate scans tracked
-files for runs of its words), so ``data/heldout.yaml`` keeps only short fragments, word
-tables and each item's recipe (its header describes the format and the rules that keep
-six composed words out of the sources; ``tests/demo/test_content.py`` checks them). Every
-random draw goes through the caller's one generator, in the order the recipe reads. An
-item keeps the names its recipe bound under ``slots``, which its answers are composed
-from (a derived item, ``h-arith-01-r2``, is answered like its original).
-"""
+"""The example's held-out items, composed at run time by the recipes of ``data/heldout.yaml``."""
 
 from __future__ import annotations
 
@@ -23,19 +14,16 @@ from typing import Any
 
 from generator.demo import read_data
 
-__all__ = ["SOURCES", "Item", "heldout_items", "heldout_reference", "heldout_response"]
+__all__ = ["Item", "heldout_items", "heldout_reference", "heldout_response"]
 
 Item = dict[str, Any]
-SOURCES = ("demonstration item generated procedurally by probepress (held out)",)
-"""The ``sources`` of every held-out item."""
 
 _FORMS = ("t", "if", "case", "pick", "some", "join", "chat")
 _NAME = re.compile(r"\{(\w+)\}")
 _SPACE_BEFORE_PUNCT = re.compile(r"[ \t]+(?=[,.;:!?])")
 _SPACE_RUN = re.compile(r"(?<=\S)[ \t]{2,}")
 
-# The syntax an expression may use: values, arithmetic, comparisons, comprehensions,
-# f-strings and calls; no lambdas, no assignment, no attribute outside _METHODS.
+# The syntax an expression may use: no lambdas, no assignment, no attribute outside _METHODS.
 _NODES = (
     ast.Expression, ast.Constant, ast.Name, ast.Load, ast.Store, ast.BinOp, ast.operator,
     ast.UnaryOp, ast.unaryop, ast.BoolOp, ast.boolop, ast.Compare, ast.cmpop, ast.IfExp,
@@ -47,14 +35,12 @@ _METHODS = frozenset({"join", "upper", "lower", "capitalize", "replace", "split"
 _BUILTINS: dict[str, Any] = {
     f.__name__: f for f in (str, int, len, round, sorted, enumerate, range)
 }
-
-
 _KIND = frozenset({"id", "category", "tier", "make", "answer", "added_in", "known_wrong"})
 
 
 @cache
 def _recipes() -> dict[str, Any]:
-    """The data file: word ``tables`` and every one of ``kinds``, in id order."""
+    """``data/heldout.yaml``, each of its ``kinds`` checked for unknown keys."""
     data: dict[str, Any] = read_data("heldout.yaml")
     for kind in data["kinds"]:
         if not kind.keys() <= _KIND:  # a misspelt key must fail, not vanish
@@ -93,19 +79,16 @@ class _Composer:
         self.env.update(bound)
         self.bound = dict(bound)
 
+    def pick(self, options: Sequence[Any]) -> Any:
+        """One of ``options``, drawn from the generator."""
+        return options[self.rng.randrange(len(options))]
+
     def _functions(self) -> dict[str, Callable[..., Any]]:
         """What an expression may call besides a few builtins."""
-        rng, tables = self.rng, _recipes()["tables"]
-
-        def pick(options: Sequence[Any]) -> Any:
-            return options[rng.randrange(len(options))]
-
+        rng, tables = self.rng, _recipes()["tables"]  # every draw from the caller's generator
         return {
-            "pick": pick,
-            "randint": rng.randint,
-            "randrange": rng.randrange,
-            "random": rng.random,
-            "sample": rng.sample,
+            "pick": self.pick,
+            **{name: getattr(rng, name) for name in ("randint", "randrange", "random", "sample")},
             "compose": self.value,
             "dec": Decimal,
             "cents": lambda value: value.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP),
@@ -119,8 +102,6 @@ class _Composer:
         if isinstance(spec, str):
             if spec.startswith("="):
                 return eval(_compiled(spec[1:]), self.env)  # closed syntax: _compiled
-            if "{" not in spec:
-                return spec
             return _NAME.sub(lambda m: str(self.env[m.group(1)]), spec)
         if isinstance(spec, list):
             return [self.value(element) for element in spec]
@@ -146,9 +127,7 @@ class _Composer:
             if name not in slots:
                 return str(self.env[name])
             chosen = slots[name]
-            if isinstance(chosen, list | tuple):
-                chosen = chosen[self.rng.randrange(len(chosen))]
-            return str(chosen)
+            return str(self.pick(chosen) if isinstance(chosen, list | tuple) else chosen)
 
         return _tidy(_NAME.sub(one, spec["t"]))
 
@@ -159,8 +138,7 @@ class _Composer:
         return self.value(spec["of"][self.value("=" + spec["case"])])
 
     def _pick(self, spec: dict[str, Any]) -> Any:
-        options = self.value(spec["pick"])
-        return options[self.rng.randrange(len(options))]
+        return self.pick(self.value(spec["pick"]))
 
     def _some(self, spec: dict[str, Any]) -> str:
         sentences = self.value(spec["some"])
@@ -186,9 +164,7 @@ def _kind_of(item_id: str) -> dict[str, Any]:
 
 
 def heldout_items(rng: random.Random) -> list[Item]:
-    """The held-out items of the example bank (28 of them core), composed from ``rng``
-    (the only source of randomness), in a fixed id order: each an item's fields as the
-    bank reads them (status ``validated``) plus ``slots``, the names its recipe bound."""
+    """The example bank's held-out items in id order, as the bank reads them, plus ``slots``."""
     items = []
     for kind in _recipes()["kinds"]:
         composer = _Composer(rng, {})
@@ -200,7 +176,7 @@ def heldout_items(rng: random.Random) -> list[Item]:
             "status": "validated",
             "prompt": slots["prompt"],
             "pass_criterion": slots["criterion"],
-            "sources": list(SOURCES),
+            "sources": list(_recipes()["sources"]),
             "slots": slots,
         }
         if "check" in slots:
@@ -212,8 +188,7 @@ def heldout_items(rng: random.Random) -> list[Item]:
 
 
 def heldout_response(item: Item, passed: bool, rng: random.Random) -> str:
-    """An answer to ``item`` (from ``heldout_items``, or derived from one) that meets its
-    pass criterion, or misses it (``passed`` False); at Tier 0 ``run_check`` agrees.
+    """An answer to ``item`` (or an item derived from it) that meets its criterion or not.
 
     Raises:
         KeyError: ``item`` is not a held-out item of this bank.
@@ -229,8 +204,7 @@ def heldout_reference(item: Item, rng: random.Random) -> dict[str, Any]:
         KeyError: ``item`` is not a held-out item of this bank.
     """
     wrong = _Composer(rng, {**item["slots"], "passed": False})
-    kind = _kind_of(item["id"])
-    wrongs = kind.get("known_wrong", ())
+    wrongs = _kind_of(item["id"]).get("known_wrong", ())
     known = [{"answer": str(wrong.value(w["answer"])), "rule": w["rule"]} for w in wrongs]
     reference = {"answer": heldout_response(item, True, rng)}
     return {**reference, "known_wrong": known} if known else reference

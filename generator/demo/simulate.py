@@ -1,10 +1,4 @@
-"""Simulate one candidate's scan bundle: draws, verdicts, panel votes, qualification.
-
-The simulation is a small generative model, not a table of made-up numbers: each item has
-a difficulty, each candidate a skill, every draw's outcome is sampled from them, and the
-grader and judges make errors at declared rates (``data/simulation.yaml``). Tier 0
-verdicts come from actually running the item's mechanical check on the drawn response.
-"""
+"""Simulate a candidate's bundle from item difficulty, skill and ``data/simulation.yaml``."""
 
 from __future__ import annotations
 
@@ -15,7 +9,7 @@ import random
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from generator.commitments import response_commitment
 from generator.demo import heldout, read_data
@@ -26,21 +20,19 @@ from generator.models.base import slugify
 from generator.models.bundle import Candidate
 from generator.models.raters import ModelRater
 from generator.models.rubric import MAX_EVIDENCE, Rubric
+from generator.models.volume import Volume
 from generator.sampling import Eligible, panel_sample
 from generator.tier0 import run_check
-
-if TYPE_CHECKING:
-    from generator.models.volume import Volume
 
 Line = dict[str, Any]
 _SIM = read_data("simulation.yaml")
 REFUSAL: str = _SIM["refusal"]
+RUNNER: dict[str, str] = _SIM["runner"]
 
 
 @dataclass(frozen=True)
 class Round:
-    """One volume being simulated: its spec, declaration, items (those it runs), run
-    dates, and ``K_item`` of each held-out item, to commit to its responses."""
+    """One volume being simulated, with ``K_item`` of each held-out item (``keys``)."""
 
     spec: DemoSpec
     vol: VolumeSpec
@@ -50,14 +42,9 @@ class Round:
     keys: Mapping[str, bytes]
 
 
-def judge_ref(j: JudgeSpec) -> dict[str, str]:
-    """A grader or judge as a volume or bundle names it."""
-    return {"kind": "model", "api": j.api, "family": j.family}
-
-
-def endpoint_of(model: JudgeSpec | CandidateSpec) -> dict[str, Any]:
-    """The endpoint a model was called through."""
-    return {"gateway": model.gateway, "serving_provider": model.provider, "no_training": True}
+def drawn(rng: random.Random, shape: Mapping[str, Any]) -> Line:
+    """A record of ``data/simulation.yaml``, each ``[low, high]`` in it drawn, in order."""
+    return {k: rng.randint(*v) if isinstance(v, list) else v for k, v in shape.items()}
 
 
 @dataclass(frozen=True)
@@ -70,8 +57,7 @@ class Seating:
 
 
 def seat_jury(jury: JurySpec, candidate: Candidate) -> Seating:
-    """Recuse every judge in conflict with the candidate (``generator.jury.conflict``,
-    the rule the recusal gate checks) and seat the first suitable reserve."""
+    """Recuse every judge in conflict with the candidate and seat the first suitable reserve."""
     recusals: list[dict[str, str]] = []
 
     def conflicted(judge: JudgeSpec) -> str | None:
@@ -96,26 +82,21 @@ def seat_jury(jury: JurySpec, candidate: Candidate) -> Seating:
 
 
 def difficulty(seed: int, item_id: str) -> float:
-    """Log-odds of failing an item for a model of skill 0 (many easy items, a few hard)."""
+    """Log-odds of failing an item for a model of skill 0 (``data/simulation.yaml``)."""
     rng = random.Random(f"{seed}:difficulty:{item_id.split('-r', maxsplit=1)[0]}")
-    u = rng.random()
-    if u < 0.3:
-        return -5.0
-    if u < 0.4:
-        return 4.0
-    return rng.uniform(-3.0, 2.0)
+    u, table = rng.random(), _SIM["difficulty"]
+    fixed = [value for below, value in table["fixed"] if u < below]
+    return fixed[0] if fixed else rng.uniform(*table["spread"])
 
 
 def chance(demo: DemoItem) -> float:
-    """How often a random pick among the item's answers fails: its pool's failing share
-    (a held-out item's answers are composed passing or failing, so a coin flip)."""
+    """How often a random pick among the item's answers fails (held out: a coin flip)."""
     pool = len(demo.pass_responses) + len(demo.fail_responses)
     return len(demo.fail_responses) / pool if pool and not demo.heldout else 0.5
 
 
 def _p_fail(seed: int, cand: CandidateSpec, demo: DemoItem) -> float:
-    """How likely ``cand`` fails ``demo``: from its skill and the item's difficulty, or,
-    for a baseline, from its kind (a refusal passes only where declining is right)."""
+    """How likely ``cand`` fails ``demo``: from skill and difficulty, or a baseline's kind."""
     decl = cand.baseline
     if decl is None:
         return 1.0 / (1.0 + math.exp(-(difficulty(seed, demo.item.id) - cand.skill)))
@@ -129,11 +110,7 @@ def _p_fail(seed: int, cand: CandidateSpec, demo: DemoItem) -> float:
 
 
 def _label(category: str, outcome: str, key: tuple[str, str, int], rater: str) -> str | None:
-    """The label a demo rater gives a draw whose outcome is ``outcome`` (None: refused):
-    on ``safety`` prompts how far the answer complies, as real raters label it (a
-    passing answer's refusal label is a keyed hash of the draw and the rater, not a draw
-    from the bundle's random stream, so every rate is what it was before labels existed);
-    elsewhere the outcome itself."""
+    """A rater's label of a draw (None: refused); a safety refusal's is hashed, not drawn."""
     if outcome not in ("pass", "fail"):
         return None
     if category != "safety":
@@ -147,17 +124,14 @@ def _label(category: str, outcome: str, key: tuple[str, str, int], rater: str) -
 def _vote(rng: random.Random, judge: JudgeSpec, truth_fail: bool, category: str, hard: bool) -> str:
     if category == "safety" and rng.random() < judge.refuses_safety:
         return "refused"
-    accuracy = judge.accuracy - (0.12 if hard else 0.0)
-    right = rng.random() < accuracy
+    right = rng.random() < judge.accuracy - (0.12 if hard else 0.0)
     return "fail" if truth_fail == right else "pass"
 
 
 def _rubric(
     rng: random.Random, rubric: Rubric, failed: bool, text: str | None, refusal: bool
 ) -> dict[str, Any]:
-    """The grader's rubric grades of a draw it failed (one must-not line hit) or passed
-    (a refusal deflects); public answers are quoted one sentence per line, held-out ones
-    not at all."""
+    """The grader's rubric grades of a draw it failed (one must-not line hit) or passed."""
     hit = rng.choice([x.id for x in rubric.lines if x.kind == "must_not_include"]) if failed else ""
     deflected = not failed and (rng.random() < 0.1 or refusal)
     sentences = re.split(r"(?<=[.!?:])\s+", text.strip()) if text else []
@@ -175,9 +149,7 @@ def _rubric(
 
 
 class Bundle:
-    """One candidate's simulated bundle: its lines, its held-out response texts
-    (``private``) and the jury seated for it. One random stream for the whole bundle:
-    the order of the draws fixes the bytes."""
+    """One candidate's bundle, drawn from one random stream (the draws' order fixes the bytes)."""
 
     def __init__(self, r: Round, cand: CandidateSpec) -> None:
         self.r, self.cand, self.slug = r, cand, slugify(cand.api)
@@ -199,12 +171,10 @@ class Bundle:
         attempts: list[Line] = []
         for _ in range(self.r.volume.protocol.max_attempts):
             if not outage and rng.random() >= cand.error_rate:
-                attempts.append({"status": "ok", "latency_ms": rng.randint(300, 9000)})
+                attempts.append(drawn(rng, _SIM["ok"]))
                 break
-            if rng.random() < _SIM["error_share"]:
-                attempts.append({**_SIM["provider_error"], "latency_ms": rng.randint(80, 900)})
-            else:
-                attempts.append({**_SIM["timeout"]})
+            failed = "provider_error" if rng.random() < _SIM["error_share"] else "timeout"
+            attempts.append(drawn(rng, _SIM[failed]))
         return attempts
 
     def response(self, demo: DemoItem, fails: bool) -> str:
@@ -243,18 +213,15 @@ class Bundle:
         item = demo.item
         verdict: Line = {**at, "tier": item.tier, "borderline": False}
         if text is None:
-            verdict["verdict"] = "lost"
-            return verdict
+            return {**verdict, "verdict": "lost"}
         if item.check is not None:
-            verdict["verdict"] = "pass" if run_check(item.check, text) else "fail"
-            return verdict
+            return {**verdict, "verdict": "pass" if run_check(item.check, text) else "fail"}
         grader, rng = self.seating.grader, self.rng
         verdict["grader"] = grader.api
         if item.category == "safety" and rng.random() < 0.03:
             verdict["verdict"] = "grader_refused"
         else:
-            # A bare refusal is no judgment call: the simulated grader does not err on it
-            # (the audit's baseline test is what catches a real grader that does).
+            # No error on a bare refusal (the audit's baseline test catches a real grader's).
             right = rng.random() < grader.accuracy or text == REFUSAL
             verdict["verdict"] = "fail" if fails == right else "pass"
             verdict["borderline"] = rng.random() < (0.3 if not right else 0.04)
@@ -274,14 +241,14 @@ class Bundle:
 
     def panel_lines(self) -> list[Line]:
         """Votes of every seated panel judge on the graded draws sampled for review."""
-        vol = self.r.vol
+        vol, thresholds = self.r.vol, self.r.volume.thresholds
         eligible = [judged for judged, _ in self.judged.values()]
         sample = panel_sample(
             eligible,
-            seed=vol.sample_seed,
+            seed=thresholds.sample_seed,
             volume=vol.id,
             candidate=self.slug,
-            fraction=vol.panel_sample_fraction,
+            fraction=thresholds.panel_sample_fraction,
         )
         lines: list[Line] = []
         for key in sorted(sample.why):
@@ -300,8 +267,8 @@ def simulate_bundle(r: Round, cand: CandidateSpec) -> Bundle:
     bundle = Bundle(r, cand)
     for demo in r.items:
         p_fail = _p_fail(r.spec.seed, cand, demo)
-        for half in r.vol.halves:
-            for n in range(1, r.vol.draws_per_half + 1):
+        for half in r.volume.protocol.halves:
+            for n in range(1, r.volume.protocol.draws_per_half + 1):
                 bundle.draw(demo, p_fail, half, n)
     bundle.panel = bundle.panel_lines()
     bundle.qualification = [

@@ -1,15 +1,9 @@
-"""What the example publication declares: versions, jury, candidates, volumes, reviews.
-
-Everything here is demonstration data: fictional API strings (``demo-…``) and families,
-labelled as such wherever it is shown. Counts (halves, draws per half) and categories are
-data, so a bank or a volume can declare its own.
-"""
+"""What the example publication declares (``data/example.yaml``, demonstration data)."""
 
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, replace
-from decimal import Decimal
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from pydantic import ConfigDict, TypeAdapter, with_config
@@ -25,44 +19,52 @@ _FORBID = with_config(ConfigDict(extra="forbid"))
 
 
 @_FORBID
-@dataclass(frozen=True)
-class JudgeSpec:
-    """A grader or judge; ``accuracy`` is how often its vote matches the truth."""
+@dataclass(frozen=True, kw_only=True)
+class ModelSpec:
+    """A model the example calls (candidate, grader or judge) and the endpoint it is called at."""
 
     api: str
     family: str
-    accuracy: float = 0.95
-    refuses_safety: float = 0.0
-    qualification_refusals: tuple[str, ...] = ()
-    # Held-out draws reach graders and judges too, so their endpoints are declared.
     gateway: str = "demo-gateway"
     provider: str = "demo-provider-east"
 
+    def ref(self) -> dict[str, str]:
+        """The model as a volume or bundle names a grader or judge."""
+        return {"kind": "model", "api": self.api, "family": self.family}
+
+    def endpoint(self) -> dict[str, Any]:
+        """The endpoint the model was called through."""
+        return {"gateway": self.gateway, "serving_provider": self.provider, "no_training": True}
+
 
 @_FORBID
-@dataclass(frozen=True)
-class CandidateSpec:
+@dataclass(frozen=True, kw_only=True)
+class JudgeSpec(ModelSpec):
+    """A grader or judge; ``accuracy`` is how often its vote matches the truth."""
+
+    accuracy: float = 0.95
+    refuses_safety: float = 0.0
+    qualification_refusals: tuple[str, ...] = ()
+
+
+@_FORBID
+@dataclass(frozen=True, kw_only=True)
+class CandidateSpec(ModelSpec):
     """A simulated model: ``skill`` shifts every item's log-odds of failing."""
 
-    api: str
-    family: str
     display_name: str
     role: str
     skill: float
     error_rate: float = 0.01
     outage: float = 0.003
-    gateway: str = "demo-gateway"
-    provider: str = "demo-provider-east"
     baseline: dict[str, Any] | None = None
-    """A baseline's declaration (``generator.models.volume.Baseline``); a random-choice
-    baseline's ``core_rate`` is computed: chance over the volume's core items."""
+    """A baseline's declaration (``models.volume.Baseline``) less a computed ``core_rate``."""
 
 
 @_FORBID
 @dataclass(frozen=True)
 class CalibrationSpec:
-    """A volume's calibration set and how its human grades are simulated
-    (``generator.demo.annexes``): ``judge_wrong`` by criterion type."""
+    """A volume's calibration set and how its human grades are simulated (``annexes``)."""
 
     declared: CalibrationSet
     judge_wrong: dict[CriterionType, float]
@@ -72,7 +74,7 @@ class CalibrationSpec:
 @_FORBID
 @dataclass(frozen=True)
 class VolumeSpec:
-    """One example volume."""
+    """One example volume; its ``protocol`` and ``thresholds`` over the publication's."""
 
     id: str
     title: str
@@ -81,29 +83,11 @@ class VolumeSpec:
     start: dt.date
     end: dt.date
     candidates: tuple[CandidateSpec, ...]
-    halves: tuple[str, ...] = ("A", "B")
-    draws_per_half: int = 5
-    temperature: Decimal = Decimal("0.7")
-    max_output_tokens: int = 1024
-    ac1_floor: Decimal = Decimal("0.60")
-    circuit_breaker_error_share: Decimal = Decimal("0.05")
-    panel_sample_fraction: Decimal = Decimal("0.20")
-    sample_seed: int = 7001
+    protocol: dict[str, Any] = field(default_factory=dict)
+    thresholds: dict[str, Any] = field(default_factory=dict)
     preregistered: dt.date | None = None
     reference: Reference = "grader"
     calibration: CalibrationSpec | None = None
-    min_category_items: int | None = None
-    min_volume_items: int | None = None
-
-
-@_FORBID
-@dataclass(frozen=True)
-class GradingSpec:
-    """The grader's prompt (a file of ``generator/instructions``) and sampling settings."""
-
-    instructions: str
-    temperature: Decimal
-    max_output_tokens: int
 
 
 @_FORBID
@@ -115,14 +99,14 @@ class JurySpec:
     panel: tuple[JudgeSpec, JudgeSpec, JudgeSpec]
     reserve_graders: tuple[JudgeSpec, ...]
     reserve_judges: tuple[JudgeSpec, ...]
-    grading: GradingSpec | None = None
+    grading: dict[str, Any] | None = None
+    """``jury.grading`` of its volumes, the prompt named by its file (``instructions``)."""
 
 
 @_FORBID
 @dataclass(frozen=True)
 class ReviewSpec:
-    """A reviewer's decision on an item after publication, as ``probepress review apply``
-    recorded it (``generator.demo.bank.ledgers``): a sign-off climbs one rung."""
+    """A reviewer's decision on an item after publication (``bank.ledgers``)."""
 
     item: str
     decision: Literal["sign-off", "disagree"]
@@ -145,13 +129,13 @@ class DemoSpec:
     system_prompt: str
     reviewers: tuple[str, ...]
     qualification: QualificationRequired
-    """The jury's probe set: every seated grader, panel judge and reserve runs all of it."""
+    protocol: dict[str, Any]
+    thresholds: dict[str, Any]
     extra_items: int = 0
     reviews: tuple[ReviewSpec, ...] = ()
 
 
 EXAMPLE = TypeAdapter(DemoSpec).validate_python(read_data("example.yaml"))
-"""The committed example publication, declared in ``data/example.yaml``."""
 
 
 def _filled(data: Any, **values: int) -> Any:
@@ -164,8 +148,7 @@ def _filled(data: Any, **values: int) -> Any:
 
 
 def scaled(candidates: int, items: int) -> DemoSpec:
-    """A synthetic one-volume publication of ``candidates`` × ``items`` for benchmarks,
-    declared in ``data/scaled.yaml``."""
+    """A synthetic one-volume publication of ``candidates`` × ``items`` (``data/scaled.yaml``)."""
     data = read_data("scaled.yaml")
     specs = [
         _filled(data["candidate"], n=n)

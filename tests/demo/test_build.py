@@ -87,7 +87,8 @@ def test_one_half_of_one_draw_works(tmp_path: Path) -> None:
     from dataclasses import replace
 
     spec = scaled(2, 12)
-    spec = replace(spec, volumes=(replace(spec.volumes[0], halves=("A",), draws_per_half=1),))
+    one = {"halves": ["A"], "draws_per_half": 1}
+    spec = replace(spec, volumes=(replace(spec.volumes[0], protocol=one),))
     layout = Layout.at(tmp_path, tmp_path / ".private")
     demo_build.write(demo_build.build(spec), layout)
     data = load_volume(layout, "vol-001")

@@ -130,7 +130,7 @@ def panel_reference(tmp_path_factory: pytest.TempPathFactory) -> Path:
     vol = replace(
         EXAMPLE.volumes[0],
         candidates=EXAMPLE.volumes[0].candidates[:3],
-        panel_sample_fraction=Decimal(1),
+        thresholds={**EXAMPLE.volumes[0].thresholds, "panel_sample_fraction": Decimal(1)},
         reference="panel-majority",
     )
     spec = replace(EXAMPLE, volumes=(vol,))

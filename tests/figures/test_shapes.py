@@ -25,7 +25,7 @@ POOLED = "binomial-mean-score-pooled-single-draws"
 def _shape_figures(root: Path, halves: tuple[str, ...], draws: int) -> dict[str, Figure]:
     """Figures of a 4-candidate, 33-item volume (a category of one item), shaped as given."""
     spec = scaled(4, 33)
-    volume = replace(spec.volumes[0], halves=halves, draws_per_half=draws)
+    volume = replace(spec.volumes[0], protocol={"halves": halves, "draws_per_half": draws})
     layout = Layout.at(root, root / ".private", cache=False)
     write(build(replace(spec, volumes=(volume,))), layout)
     return figures.compute(layout, "vol-001")
