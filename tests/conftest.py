@@ -130,16 +130,19 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "probepress"))
 # the next file in collection order when it runs dry (`--no-loadscope-reorder`; xdist would
 # otherwise order files by their number of tests, which put these few-test files last and
 # left one worker running the last of them alone). Starting the longest first keeps both
-# workers busy to the end. A module missing from the list only runs later.
+# workers busy to the end. A module missing from the list only runs later. The second
+# module needs no example: while the first worker builds the session's example
+# (``example_src``, which every other early module waits for), the second imports every
+# module of the package on its own instead of waiting.
 SLOWEST_FIRST = (
     "tests/test_publish.py",
+    "tests/test_imports.py",
     "tests/test_verify.py",
     "tests/gates/test_gates.py",
     "tests/render/test_golden.py",
     "tests/gates/test_jury_gates.py",
     "tests/render/test_determinism.py",
     "tests/gates/test_calibration.py",
-    "tests/test_imports.py",
     "tests/site/test_browser.py",
     "tests/store/test_fuzz.py",
     "tests/site/test_output.py",
