@@ -14,7 +14,8 @@ from pathlib import Path
 from generator import __version__, receipts
 from generator.canonical import write_bytes
 from generator.errors import InputError, Problem
-from generator.hashing import sha256_bytes, sha256_file
+from generator.figures.reading import read_registry
+from generator.hashing import sha256_file
 from generator.models.figures import Figure, FiguresRegistry
 from generator.models.receipts import Receipt
 from generator.models.volume import Volume
@@ -40,14 +41,15 @@ def load_registry(layout: Layout) -> FiguresRegistry:
     if key is not None and key in _PARSED:
         return _copy(_PARSED[key])
     problems = Problems()
-    registry = load_document(path, FiguresRegistry, layout.rel(path), problems, _MAX_REGISTRY_BYTES)
-    if registry is None:
+    read = read_registry(path, layout.rel(path), problems, _MAX_REGISTRY_BYTES)
+    if read is None:
         raise InputError("cannot read the figures registry:", problems.items)
-    if key is not None and _cache_key(path) == key:  # unchanged while it was read
-        _PARSED.clear()
-        _PARSED[key] = registry
-        return _copy(registry)
-    return registry
+    registry, digest = read
+    # Kept under the hash of the bytes it was read from: a later read finds it only while
+    # the file still holds those bytes.
+    _PARSED.clear()
+    _PARSED[path.resolve(), digest] = registry
+    return _copy(registry)
 
 
 def _copy(registry: FiguresRegistry) -> FiguresRegistry:
@@ -64,7 +66,7 @@ def _cache_key(path: Path) -> tuple[Path, str] | None:
     """``(path, sha256)`` of a regular file within bounds; None when it is anything else."""
     if path.is_symlink() or not path.is_file() or path.stat().st_size > _MAX_REGISTRY_BYTES:
         return None
-    return path.resolve(), sha256_bytes(path.read_bytes())
+    return path.resolve(), sha256_file(path)  # in chunks: the file is never held whole
 
 
 def previous_volume(layout: Layout, volume: str) -> str | None:
