@@ -26,17 +26,21 @@ from generator.store.jsonl import Problems, parse_document, validate_document
 
 
 def read_registry(
-    path: Path, shown: str, problems: Problems, max_bytes: int
+    path: Path, shown: str, problems: Problems, max_bytes: int, without: str | None = None
 ) -> tuple[FiguresRegistry, str] | None:
     """The registry at ``path`` and the SHA-256 of the bytes it was read from, or None
-    with its problems reported (as ``load_document`` reports them)."""
+    with its problems reported (as ``load_document`` reports them).
+
+    ``without``: an id prefix whose figures are validated as every other but left out of
+    the registry returned (``figures`` replaces a volume's figures: the old ones are
+    never all held beside the new)."""
     parsed = parse_document(path, shown, problems, max_bytes)
     if parsed is None:
         return None
     digest = sha256_bytes(parsed.raw)
     data = parsed.data
     del parsed  # the file's bytes: not held while the figures are built
-    registry = _figure_at_a_time(data)
+    registry = _figure_at_a_time(data, without)
     if registry is not None:
         return registry, digest
     del data  # what is left of the tree: the careful reading parses the file again
@@ -44,13 +48,19 @@ def read_registry(
     if again is None:  # the file changed since: its own problems
         return None
     found = validate_document(again, FiguresRegistry, shown, problems)
-    return None if found is None else (found, sha256_bytes(again.raw))
+    if found is None:
+        return None
+    if without is not None:
+        kept = {k: v for k, v in found.figures.items() if not k.startswith(without)}
+        found = found.model_copy(update={"figures": kept})
+    return found, sha256_bytes(again.raw)
 
 
-def _figure_at_a_time(data: Any) -> FiguresRegistry | None:
+def _figure_at_a_time(data: Any, without: str | None = None) -> FiguresRegistry | None:
     """``FiguresRegistry.model_validate(data)``, building each figure's model from its
     part of ``data`` and dropping that part (``data`` is consumed); None when anything
-    is refused (``data`` is then partly consumed)."""
+    is refused (``data`` is then partly consumed). The figures whose id starts with
+    ``without`` are validated, then dropped too."""
     if not isinstance(data, dict) or not isinstance(data.get("figures"), dict):
         return None
     figures: dict[str, Any] = data["figures"]
@@ -65,7 +75,9 @@ def _figure_at_a_time(data: Any) -> FiguresRegistry | None:
             figure = figures.pop(name)
             # Without a table (a version 1 or 2 file) every figure is given as it is.
             given = cited(name, figure, table, shared) if "sources" in data else figure
-            built[name] = Figure.model_validate(given)
+            model = Figure.model_validate(given)
+            if without is None or not name.startswith(without):
+                built[name] = model
         return FiguresRegistry.model_validate(rest | {"figures": built})
     except (ValueError, ValidationError):  # pydantic's ValidationError is a ValueError
         return None

@@ -194,3 +194,36 @@ def test_load_registry_keeps_the_read_until_the_file_changes(tmp_path: Path) -> 
     layout.figures_registry.write_text(render(FiguresRegistry.model_validate(data)), "utf-8")
     changed = load_registry(layout)
     assert changed.figures["vol-001/f0"].value == "0.50"
+
+
+def test_a_volumes_figures_left_out_are_still_validated(tmp_path: Path) -> None:
+    data = _v2()
+    data["figures"]["vol-002/g"] = _figure("vol-002/g", OTHER)
+    path = tmp_path / "figures.json"
+    path.write_text(render(FiguresRegistry.model_validate(data)), "utf-8")
+    got = read_registry(path, "figures.json", Problems(), MAX, without="vol-001/")
+    assert got is not None and list(got[0].figures) == ["vol-002/g"]
+    assert got[0].generator == "probepress test" and got[1] == sha256_file(path)
+    bad = _v3()
+    bad["figures"]["vol-001/f2"]["value"] = "many"
+    path.write_text(json.dumps(bad, indent=2), "utf-8")
+    careful, light = Problems(), Problems()
+    assert load_document(path, FiguresRegistry, "figures.json", careful, MAX) is None
+    assert read_registry(path, "figures.json", light, MAX, without="vol-001/") is None
+    assert careful.items and light.items == careful.items
+
+
+def test_load_registry_without_a_volume_read_or_kept(tmp_path: Path) -> None:
+    layout = Layout.at(tmp_path, tmp_path / ".private")
+    layout.figures_registry.parent.mkdir(parents=True)
+    data = _v2()
+    data["figures"]["vol-002/g"] = _figure("vol-002/g", OTHER)
+    layout.figures_registry.write_text(render(FiguresRegistry.model_validate(data)), "utf-8")
+    read = load_registry(layout, without="vol-002/")  # read from the file: not kept
+    assert sorted(read.figures) == [f"vol-001/f{n}" for n in range(5)]
+    whole = load_registry(layout)
+    assert len(whole.figures) == 6 and whole.figures["vol-001/f0"] is not read.figures["vol-001/f0"]
+    kept = load_registry(layout, without="vol-001/")  # from the registry kept by the last
+    assert list(kept.figures) == ["vol-002/g"]
+    assert kept.figures["vol-002/g"] is whole.figures["vol-002/g"]
+    assert len(load_registry(layout).figures) == 6
