@@ -7,13 +7,15 @@ import json
 import math
 from collections import OrderedDict
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from generator.canonical import dumps
+from generator import canonical
+from generator.canonical import dumps, write_bytes
 
 
 def reference(data: Any) -> str:
@@ -114,3 +116,31 @@ def test_a_cycle_is_refused_as_json_refuses_it() -> None:
         dumps(loop)
     shared = [1, 2]
     assert dumps([shared, {"x": shared}]) == reference([shared, {"x": shared}])
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        (b"", b""),
+        (b"abc", b"abc"),
+        (b"x" * 5, b"x" * 5),
+        (b"x" * 5, b"x" * 4),
+        (b"x" * 4, b"x" * 5),
+        (b"x" * 4 + b"y", b"x" * 5),
+        (b"", b"a"),
+        (b"a", b""),
+    ],
+)
+def test_write_bytes_writes_only_what_differs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, before: bytes, after: bytes
+) -> None:
+    """The file is compared a block at a time (blocks of 2 bytes here): unchanged bytes
+    are not written, any other bytes are, whatever the length of either (issue 19)."""
+    monkeypatch.setattr(canonical, "_COMPARED", 2)
+    path = tmp_path / "f.json"
+    path.write_bytes(before)
+    stamp = path.stat().st_mtime_ns
+    assert write_bytes(path, after, tmp_path) is (before != after)
+    assert path.read_bytes() == after
+    if before == after:
+        assert path.stat().st_mtime_ns == stamp

@@ -14,7 +14,8 @@ from pathlib import Path
 from generator import __version__, receipts
 from generator.canonical import write_bytes
 from generator.errors import InputError, Problem
-from generator.hashing import sha256_bytes, sha256_file
+from generator.figures.reading import read_registry
+from generator.hashing import sha256_file
 from generator.models.figures import Figure, FiguresRegistry
 from generator.models.receipts import Receipt
 from generator.models.volume import Volume
@@ -31,31 +32,41 @@ one ``check`` reads the registry in several gates, and validating a large one is
 costly part."""
 
 
-def load_registry(layout: Layout) -> FiguresRegistry:
-    """The registry on disk (empty if none yet)."""
+def load_registry(layout: Layout, without: str | None = None) -> FiguresRegistry:
+    """The registry on disk (empty if none yet).
+
+    ``without``: an id prefix whose figures are left out (still validated as every other
+    when the file is read); a registry read so is not kept for later reads."""
     path = layout.figures_registry
     if not path.exists():
         return FiguresRegistry(generator=GENERATOR, figures={})
     key = _cache_key(path)
     if key is not None and key in _PARSED:
-        return _copy(_PARSED[key])
+        return _copy(_PARSED[key], without)
     problems = Problems()
-    registry = load_document(path, FiguresRegistry, layout.rel(path), problems, _MAX_REGISTRY_BYTES)
-    if registry is None:
+    read = read_registry(path, layout.rel(path), problems, _MAX_REGISTRY_BYTES, without)
+    if read is None:
         raise InputError("cannot read the figures registry:", problems.items)
-    if key is not None and _cache_key(path) == key:  # unchanged while it was read
-        _PARSED.clear()
-        _PARSED[key] = registry
-        return _copy(registry)
-    return registry
+    registry, digest = read
+    if without is not None:
+        return registry
+    # Kept under the hash of the bytes it was read from: a later read finds it only while
+    # the file still holds those bytes.
+    _PARSED.clear()
+    _PARSED[path.resolve(), digest] = registry
+    return _copy(registry)
 
 
-def _copy(registry: FiguresRegistry) -> FiguresRegistry:
-    """A registry sharing the frozen figures but with its own top-level dict."""
+def _copy(registry: FiguresRegistry, without: str | None = None) -> FiguresRegistry:
+    """A registry sharing the frozen figures but with its own top-level dict (without
+    the figures whose id starts with ``without``, when given)."""
+    figures = registry.figures
     return FiguresRegistry.model_construct(
         schema_version=registry.schema_version,
         generator=registry.generator,
-        figures=dict(registry.figures),
+        figures=dict(figures)
+        if without is None
+        else {k: v for k, v in figures.items() if not k.startswith(without)},
         receipts=dict(registry.receipts),
     )
 
@@ -64,7 +75,7 @@ def _cache_key(path: Path) -> tuple[Path, str] | None:
     """``(path, sha256)`` of a regular file within bounds; None when it is anything else."""
     if path.is_symlink() or not path.is_file() or path.stat().st_size > _MAX_REGISTRY_BYTES:
         return None
-    return path.resolve(), sha256_bytes(path.read_bytes())
+    return path.resolve(), sha256_file(path)  # in chunks: the file is never held whole
 
 
 def previous_volume(layout: Layout, volume: str) -> str | None:
@@ -117,8 +128,9 @@ def merged(
 ) -> FiguresRegistry:
     """The registry with ``volume``'s entries replaced by ``figures`` (and its receipt by
     ``receipt``, when given)."""
-    current = load_registry(layout)
-    keep = {k: v for k, v in current.figures.items() if not k.startswith(f"{volume}/")}
+    # The volume's registered figures are validated but never held beside the new ones.
+    current = load_registry(layout, without=f"{volume}/")
+    keep = current.figures
     receipts = dict(current.receipts)
     if receipt is not None:
         receipts[volume] = receipt

@@ -124,6 +124,24 @@ def _validated_once(listed: Any) -> Any:
         return listed
 
 
+def cited(name: str, figure: Any, table: dict[str, Any], shared: dict[str, Any]) -> Any:
+    """Figure ``name`` as the file gives it, its source key (if it has one) replaced by the
+    list of that key in ``table``; ``shared`` holds each list cited so far, validated once
+    (``_validated_once``) for all the figures citing it.
+
+    Raises:
+        ValueError: The key is not in the table.
+    """
+    key = figure.get("sources") if isinstance(figure, dict) else None
+    if not isinstance(key, str):
+        return figure
+    if key not in table:
+        raise ValueError(f"figure {name}: sources {key!r} is not in the table")
+    if key not in shared:
+        shared[key] = _validated_once(table[key])
+    return {**figure, "sources": shared[key]}
+
+
 REGISTRY_SCHEMA_VERSION = 3
 
 
@@ -158,15 +176,8 @@ class FiguresRegistry(Record):
         table, figures = data["sources"], data.get("figures")
         if not isinstance(table, dict) or not isinstance(figures, dict):
             return data
-        resolved = {}
         shared: dict[str, Any] = {}
-        for name, figure in figures.items():
-            key = figure.get("sources") if isinstance(figure, dict) else None
-            if isinstance(key, str) and key not in table:
-                raise ValueError(f"figure {name}: sources {key!r} is not in the table")
-            if isinstance(key, str) and key not in shared:
-                shared[key] = _validated_once(table[key])
-            resolved[name] = {**figure, "sources": shared[key]} if isinstance(key, str) else figure
+        resolved = {name: cited(name, fig, table, shared) for name, fig in figures.items()}
         return {k: v for k, v in data.items() if k != "sources"} | {"figures": resolved}
 
     def file_chunks(self) -> Iterator[str]:

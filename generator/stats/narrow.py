@@ -60,6 +60,11 @@ _WORKING_SET = 1_000_000  # array elements evaluated per numpy call
 # Cell values a search call evaluates at least (when there are that many): below it numpy's
 # per-call overhead dominates; above it, points beyond a row's answer are wasted work.
 _SMALLEST_CALL = 100_000
+_ROW_BLOCK_CELLS = 1 << 17
+"""Cells (rows times cells a row) ``score_bounds_rows`` searches at once: its cell table,
+distinct cells and search arrays are a few times this many elements (issue 19: a whole
+volume's rates, or 4,096 candidate pairs, at once held about 100 MB of them at 600
+candidates)."""
 
 
 def constrained_rates(mu: FloatArray, k: FloatArray, n: FloatArray) -> FloatArray:
@@ -123,6 +128,20 @@ def score_bounds_rows(
         The limits, each of shape ``(R,)``.
     """
     cells = k.shape[-1]
+    per_block = max(1, _ROW_BLOCK_CELLS // max(1, cells))
+    if k.ndim == 2 and k.shape[0] > per_block:
+        # The rows are independent: a block at a time gives the same limits, bit for bit,
+        # and holds one block's cells and search arrays instead of the whole batch's.
+        parts = [
+            score_bounds_rows(
+                k[s : s + per_block], n[s : s + per_block], weights, confidence, sides
+            )
+            for s in range(0, k.shape[0], per_block)
+        ]
+        return Bounds(
+            lo=np.concatenate([part.lo for part in parts]),
+            hi=np.concatenate([part.hi for part in parts]),
+        )
     scale = np.max(n, axis=-1) / float(np.min(np.abs(weights)))
     alone = max(1, min(_GRID.size, _WORKING_SET // max(1, cells)))
     block = max(1, min(_GRID.size, _WORKING_SET // max(1, k.size)))

@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
-import numpy.typing as npt
 from scipy import special  # scipy.stats costs twice the import for its quantiles
 
 from generator.stats import narrow
@@ -73,7 +72,7 @@ def tango_bounds(n12: FloatArray, n21: FloatArray, total: FloatArray, confidence
     return Bounds(lo=limits[0], hi=limits[1])
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: 179,700 pairs at 600 candidates
 class Separation:
     """One pair of candidates the paired comparisons tell apart.
 
@@ -100,8 +99,9 @@ class _Pair(NamedTuple):
 
     first: int
     second: int
-    shared: npt.NDArray[np.bool_] | None
-    """The items both answered (None: every item)."""
+    items: int
+    """How many items both answered (the mask of which is rebuilt when their cells are:
+    at 600 candidates, one mask per pair held 50 MB; issue 19)."""
 
 
 class _Candidates(NamedTuple):
@@ -120,14 +120,17 @@ class _Candidates(NamedTuple):
             self.k[pair.second],
             self.n[pair.second],
         )
-        if pair.shared is not None:
-            k_a, n_a, k_b, n_b = (x[pair.shared] for x in (k_a, n_a, k_b, n_b))
+        if pair.items < k_a.size:
+            shared = (n_a > 0) & (n_b > 0)
+            k_a, n_a, k_b, n_b = (x[shared] for x in (k_a, n_a, k_b, n_b))
         return np.concatenate([k_a, k_b]), np.concatenate([n_a, n_b])
 
 
-CHUNK = 4096
+CHUNK = 512
 """Pairs evaluated per batch: the cells of one batch, not of all pairs, are in memory
-(at 600 candidates, 180,000 pairs of 206 cells would be 1.2 GB per array)."""
+(at 600 candidates, 180,000 pairs of 206 cells would be 1.2 GB per array; 4,096 pairs
+at once held 86 MB at the peak of a 120-candidate search, 512 hold 15 MB, in as much
+CPU time; issue 19)."""
 
 
 def holm_separations(
@@ -200,12 +203,11 @@ def _candidates(counts: Mapping[str, tuple[ArrayLike, ArrayLike]]) -> _Candidate
         as_counts(k[answered], n[answered], min_items=0, what=f"paired comparisons: {name}")
     pairs = []
     for i in range(len(names)):
+        answered = arrays[i][1] > 0
         for j in range(i + 1, len(names)):
-            both = (arrays[i][1] > 0) & (arrays[j][1] > 0)
-            if both.all():
-                pairs.append(_Pair(i, j, None))
-            elif both.any():
-                pairs.append(_Pair(i, j, both))
+            items = int(np.count_nonzero(answered & (arrays[j][1] > 0)))
+            if items:
+                pairs.append(_Pair(i, j, items))
     return _Candidates(names, [k for k, _ in arrays], [n for _, n in arrays], pairs)
 
 
@@ -220,8 +222,7 @@ def _decisive_limits(every: _Candidates, pairs: list[_Pair], level: float) -> li
     out: list[float | None] = [None] * len(pairs)
     groups: dict[int, list[int]] = {}
     for i, pair in enumerate(pairs):
-        size = len(every.k[0]) if pair.shared is None else int(np.count_nonzero(pair.shared))
-        groups.setdefault(size, []).append(i)
+        groups.setdefault(pair.items, []).append(i)
     for size, members in groups.items():
         weights = np.concatenate([np.full(size, 1.0 / size), np.full(size, -1.0 / size)])
         for start in range(0, len(members), CHUNK):

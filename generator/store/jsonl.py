@@ -299,10 +299,20 @@ def _node_line(node: yaml.Node | None, loc: tuple[Any, ...]) -> int | None:
     return line
 
 
-def load_document(
-    path: Path, model: type[M], shown: str, problems: Problems, max_bytes: int
-) -> M | None:
-    """Load one YAML or JSON document into ``model``; report problems with line numbers."""
+@dataclass
+class Parsed:
+    """A document read and parsed (``parse_document``), not yet validated."""
+
+    data: Any
+    """Its value: dicts, lists and scalars."""
+    raw: bytes
+    """The bytes it was parsed from (lines for messages; drop the ``Parsed`` once
+    validated: a large document's bytes are as large as the file)."""
+
+
+def parse_document(path: Path, shown: str, problems: Problems, max_bytes: int) -> Parsed | None:
+    """Read one YAML or JSON document and parse it, strictly, without validating it:
+    the first half of ``load_document``, which reports problems with the same words."""
     raw = read_regular(path, shown, problems, max_bytes)
     if raw is None:
         return None
@@ -312,7 +322,10 @@ def load_document(
         problems.add(shown, None, "utf-8", f"file is not valid UTF-8 (byte {exc.start + 1})")
         return None
     try:
-        data = parse_json(raw) if path.suffix == ".json" else parse_yaml(text)
+        if path.suffix == ".json":
+            del text  # checked; not held while the parse tree is built
+            return Parsed(parse_json(raw), raw)
+        return Parsed(parse_yaml(text), raw)
     except StrictError as exc:
         problems.add(shown, exc.line, exc.rule, exc.message)
         return None
@@ -326,15 +339,28 @@ def load_document(
         line = mark.line + 1 if mark is not None else None
         problems.add(shown, line, "syntax", f"invalid YAML: {getattr(exc, 'problem', exc)}")
         return None
+
+
+def validate_document(parsed: Parsed, model: type[M], shown: str, problems: Problems) -> M | None:
+    """``parsed`` as ``model``, or None with every error reported at its line: the second
+    half of ``load_document``."""
     try:
-        return model.model_validate(data)
+        return model.model_validate(parsed.data)
     except ValidationError as exc:
         # JSON is a subset of YAML: its node tree gives lines for both.
-        tree = compose_yaml(text)
+        tree = compose_yaml(parsed.raw.decode("utf-8"))
         for loc, msg in pydantic_messages(exc):
             where = f"{format_loc(loc)}: " if loc else ""
             problems.add(shown, _node_line(tree, loc), "schema", f"{where}{msg}")
         return None
+
+
+def load_document(
+    path: Path, model: type[M], shown: str, problems: Problems, max_bytes: int
+) -> M | None:
+    """Load one YAML or JSON document into ``model``; report problems with line numbers."""
+    parsed = parse_document(path, shown, problems, max_bytes)
+    return None if parsed is None else validate_document(parsed, model, shown, problems)
 
 
 class Locator:

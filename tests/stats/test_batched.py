@@ -184,3 +184,23 @@ def test_batched_calls_check_their_inputs_like_single_calls() -> None:
     with pytest.raises(Exception, match="paired sides must list the same items"):
         narrow_differences([([1, 2], [5, 5], [1], [5])], paired=True)
     assert narrow_intervals([]) == []
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_score_bounds_rows_a_block_at_a_time_equal_one_batch(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 19: a large batch is searched a block of rows at a time (memory); the limits
+    are those of the whole batch in one search, bit for bit, in row order."""
+    rng = np.random.default_rng(100 + seed)
+    cells, rows = int(rng.integers(2, 40)), int(rng.integers(20, 60))
+    n = rng.integers(1, 11, size=(rows, cells)).astype(float)
+    k = rng.binomial(n.astype(int), rng.random((rows, 1)) ** 2).astype(float)
+    weights = np.concatenate([np.full(cells - 1, 1.0 / (cells - 1)), [-1.0]])
+    sides = [(True, True), (False, True), (True, False)][seed]
+    whole = narrow.score_bounds_rows(k, n, weights, 0.9, sides)
+    monkeypatch.setattr(narrow, "_ROW_BLOCK_CELLS", cells * int(rng.integers(1, 7)))
+    blocks = narrow.score_bounds_rows(k, n, weights, 0.9, sides)
+    assert [float(x).hex() for x in blocks.lo] == [float(x).hex() for x in whole.lo]
+    assert [float(x).hex() for x in blocks.hi] == [float(x).hex() for x in whole.hi]
+    assert blocks.lo.shape == blocks.hi.shape == (rows,)
