@@ -12,6 +12,7 @@ import pytest
 
 from generator.stats import narrow, paired
 from generator.stats.agreement import leniencies
+from generator.stats.crossing import Exclusion
 from generator.stats.differences import difference_interval, narrow_differences
 from generator.stats.gap import _cells as gap_cells
 from generator.stats.gap import contamination_gaps, stratum
@@ -70,6 +71,39 @@ def test_score_bounds_rows_equal_one_call_per_row(seed: int) -> None:
             alone = narrow.score_bounds(k[row], n[row], weights, 0.95)
             assert float(batch.lo[row]).hex() == float(alone.lo).hex()
             assert float(batch.hi[row]).hex() == float(alone.hi).hex()
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("exact", [True, False])
+def test_limits_wanted_only_where_they_exclude_a_value(seed: int, exact: bool) -> None:
+    """``score_bounds_rows`` with ``excludes`` decides for every row as the full search
+    does whether its limit excludes the value (values on both sides, near the limits
+    too), and gives the full search's limit bit for bit where it does (with ``exact``)."""
+    rng = np.random.default_rng(100 + seed)
+    for _ in range(6):
+        cells, rows = int(rng.integers(1, 90)), int(rng.integers(1, 40))
+        n = rng.integers(1, 11, size=(rows, cells)).astype(float)
+        k = rng.binomial(n.astype(int), rng.random((rows, 1)) ** 2).astype(float)
+        split = int(rng.integers(0, cells))
+        weights = np.full(cells, 1.0 / cells)
+        if split:
+            weights = np.concatenate(
+                [np.full(split, 1.0 / split), np.full(cells - split, -1.0 / (cells - split))]
+            )
+        level = float(rng.choice([0.5, 0.95, 0.99995]))
+        full = narrow.score_bounds_rows(k, n, weights, level)
+        near = [float(full.lo[0]), float(full.hi[-1]), float(np.median(full.lo))]
+        for value in [0.0, -0.3, 0.3, *near]:
+            for side, limits, beyond in (
+                ((True, False), full.lo, full.lo > value),
+                ((False, True), full.hi, full.hi < value),
+            ):
+                wanted = Exclusion(value, exact)
+                found = narrow.score_bounds_rows(k, n, weights, level, side, wanted)
+                limit = found.lo if side[0] else found.hi
+                assert np.array_equal(limit > value if side[0] else limit < value, beyond)
+                if exact:
+                    assert [x.hex() for x in limit[beyond]] == [x.hex() for x in limits[beyond]]
 
 
 def test_distinct_cells_do_not_change_the_bounds(monkeypatch: pytest.MonkeyPatch) -> None:
