@@ -97,7 +97,7 @@ def score_bounds_rows(
     k: FloatArray,
     n: FloatArray,
     weights: FloatArray,
-    confidence: float,
+    confidence: float | FloatArray,
     sides: tuple[bool, bool] = (True, True),
     excludes: Exclusion | None = None,
 ) -> Bounds:
@@ -112,7 +112,7 @@ def score_bounds_rows(
         k: Fail counts, shape ``(R, J)``.
         n: Draw counts, shape ``(R, J)``; every entry at least 1.
         weights: Non-zero weight of each cell, shape ``(J,)``, shared by every row.
-        confidence: Two-sided confidence level in (0, 1).
+        confidence: Two-sided confidence level in (0, 1), or one per row (``(R,)``).
         sides: Whether to search the lower and the upper limit; a limit not searched is
             returned as the estimate (each side's search is on its own, so a limit that
             is searched is the same either way: the paired comparisons only need the
@@ -276,7 +276,7 @@ def _score_bounds(
     k: FloatArray,
     n: FloatArray,
     weights: FloatArray,
-    confidence: float,
+    confidence: float | FloatArray,
     scale: FloatArray,
     steps: _Steps,
     pooled: Pooled | None = None,
@@ -289,11 +289,11 @@ def _score_bounds(
         multiplier = np.broadcast_to(pooled.multiplier, (*shape, cells)).reshape(-1, cells)
         pooled = Pooled(pooled.k.reshape(-1, cells), pooled.n.reshape(-1, cells), multiplier)
     scale = np.broadcast_to(np.asarray(scale), shape).reshape(-1)
-    z = float(special.ndtri(0.5 + confidence / 2.0))  # scipy.stats.norm.ppf
+    z2 = _z_squared(confidence)
     estimate = np.sum(weights * k / n, axis=-1)
     floor = float(np.sum(weights[weights < 0.0]))
     ceiling = float(np.sum(weights[weights > 0.0]))
-    search = _Search(_Cells(k, n, weights, pooled), estimate, scale, z * z)
+    search = _Search(_Cells(k, n, weights, pooled), estimate, scale, z2)
     cell_k, cell_n = (k, n) if pooled is None else (pooled.k, pooled.n)
     multiplier = weights if pooled is None else pooled.multiplier
     theta = partial(_theta, scale, weights, multiplier, cell_k, cell_n)
@@ -317,6 +317,16 @@ def _score_bounds(
     lo = np.clip(np.minimum(limits[0], estimate), floor, ceiling).reshape(shape)[()]
     hi = np.clip(np.maximum(limits[1], estimate), floor, ceiling).reshape(shape)[()]
     return Bounds(lo=lo, hi=hi)
+
+
+def _z_squared(confidence: float | FloatArray) -> float | FloatArray:
+    """The squared critical value of a level, or of each row's (the same ufunc either
+    way, so a row's value is the one its level alone gives)."""
+    if np.ndim(confidence) == 0:
+        z = float(special.ndtri(0.5 + float(confidence) / 2.0))  # scipy.stats.norm.ppf
+        return z * z
+    z_rows = special.ndtri(0.5 + np.asarray(confidence, dtype=np.float64) / 2.0)
+    return np.asarray(z_rows * z_rows, dtype=np.float64)
 
 
 def _theta(
@@ -344,7 +354,8 @@ class _Search:
     cells: _Cells
     estimate: FloatArray
     scale: FloatArray
-    z2: float
+    z2: float | FloatArray
+    """The squared critical value, or one per row."""
 
     def outside(self, log_lam: FloatArray, rows: Rows, side: float) -> npt.NDArray[np.bool_]:
         """Whether each point ``log_lam`` (shape ``(P, S)``) of the chosen rows is outside."""
@@ -354,4 +365,5 @@ class _Search:
         terms = cells.weights * cells.multiplier * p * (1.0 - p) / cells.divisor
         variance = np.sum(cells.full(terms), axis=-1)
         gap = self.estimate[rows] - np.sum(cells.full(cells.weights * p), axis=-1)
-        return np.asarray(gap * gap > self.z2 * variance)
+        z2 = self.z2 if isinstance(self.z2, float) else self.z2[rows]
+        return np.asarray(gap * gap > z2 * variance)

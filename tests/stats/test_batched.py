@@ -25,6 +25,7 @@ from generator.stats.intervals import (
     wilson,
     wilson_intervals,
 )
+from generator.stats.scores import ItemScores, narrow_score_bounds, score_intervals
 from tests.stats.one_row import contamination_gap
 
 
@@ -148,6 +149,36 @@ def test_batched_rates_equal_one_call_each(confidence: float) -> None:
     assert [_exact(iv) for iv in wide_intervals(counts, confidence)] == [
         _exact(wide_interval(k, n, confidence)) for k, n in counts
     ]
+
+
+@pytest.mark.parametrize("confidence", [0.95, 0.9])
+def test_batched_scores_equal_one_call_each(confidence: float) -> None:
+    """Mean scores of many candidates (each with its own dispersion, so its own level)
+    searched in one batch per item count give each one's narrow bounds bit for bit."""
+    rng = np.random.default_rng(23)
+    entries = []
+    for _ in range(40):
+        items = int(rng.choice([1, 2, 5, 5, 12]))
+        n = rng.integers(1, 6, size=items).astype(float)
+        draws = [rng.choice([0.0, 0.8, 1.0, float(rng.random())], size=int(m)) for m in n]
+        entries.append(
+            ItemScores(
+                np.array([d.sum() for d in draws]), np.array([(d * d).sum() for d in draws]), n
+            )
+        )
+    batch = score_intervals(entries, confidence)
+    for entry, (low, high) in zip(entries, batch, strict=True):
+        (alone_low, alone_high), *_ = score_intervals([entry], confidence)
+        lo, hi, phi = narrow_score_bounds(
+            np.asarray(entry.s), np.asarray(entry.ss), np.asarray(entry.n), confidence
+        )
+        assert _exact(low) == _exact(alone_low)
+        assert (float(low.lo).hex(), float(low.hi).hex()) == (lo.hex(), hi.hex())
+        assert low.params["dispersion"] == phi
+        assert (high is None) == (alone_high is None)
+        if high is not None and alone_high is not None:
+            assert _exact(high) == _exact(alone_high)
+    assert len({iv.params["dispersion"] for iv, _ in batch}) > 5  # levels differ by row
 
 
 def test_batched_split_halves_equal_one_call_each() -> None:
