@@ -35,19 +35,38 @@ def points_display(x: float) -> str:
 
 @dataclass
 class SourceCache:
-    """SHA-256 of source files, computed once each (bundle files come pre-hashed)."""
+    """SHA-256 of source files, computed once each (bundle files come pre-hashed).
+
+    A volume's figures cite the same few hundred files thousands of times: each path's
+    root-relative name and each (name, digest) source record are made once, and each
+    bundle's pre-hashed files are entered once (``figures.context.sources_of``)."""
 
     layout: Layout
     known: dict[str, str] = field(default_factory=dict)
+    entered: set[Path] = field(default_factory=set)
+    """Bundle folders whose pre-hashed files are in ``known``."""
+    _rels: dict[Path, str] = field(default_factory=dict)
+    _made: dict[tuple[str, str], Source] = field(default_factory=dict)
+
+    def rel(self, path: Path) -> str:
+        """``layout.rel(path)``, worked out once per path."""
+        found = self._rels.get(path)
+        if found is None:
+            found = self._rels[path] = self.layout.rel(path)
+        return found
 
     def source(self, path: Path) -> Source:
-        rel = self.layout.rel(path)
+        rel = self.rel(path)
         if rel not in self.known:
             self.known[rel] = sha256_file(path)
-        return Source(path=rel, sha256=self.known[rel])
+        key = (rel, self.known[rel])
+        made = self._made.get(key)
+        if made is None:
+            made = self._made[key] = Source(path=rel, sha256=key[1])
+        return made
 
     def sources(self, paths: Sequence[Path]) -> list[Source]:
-        unique = sorted({self.layout.rel(p): p for p in paths}.items())
+        unique = sorted({self.rel(p): p for p in paths}.items())
         return [self.source(p) for _, p in unique]
 
 

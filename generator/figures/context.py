@@ -38,8 +38,10 @@ def sources_of(
         names = ("bundle.json", "verdicts.jsonl", "panel.jsonl", *extra)
         paths += [bundle.directory / n for n in names]
     for bundle in bundles:
-        for name, digest in bundle.file_sha256.items():
-            cache.known.setdefault(layout.rel(bundle.directory / name), digest)
+        if bundle.directory not in cache.entered:
+            cache.entered.add(bundle.directory)
+            for name, digest in bundle.file_sha256.items():
+                cache.known.setdefault(cache.rel(bundle.directory / name), digest)
     if MANIFEST_REL not in cache.known:  # the bank as of the volume's version
         cache.known.update(cut_at(layout, data.volume.id, data.volume.bank_version))
     return cache.sources(paths)

@@ -120,8 +120,11 @@ class RubricFigures:
         ]
         narrow = iter(narrow_intervals(counts, self.ctx.level))
         wide = iter(wide_intervals([c for c in counts if len(c[0]) >= 2], self.ctx.level))
+        # And the blocks' scores in one batch (bit for bit one call per block).
+        sums = [_item_scores(block.used) for plan in plans for block in plan.blocks]
+        scores = iter(score_intervals(sums, self.ctx.level))
         for plan in plans:
-            self._candidate(plan, _Shares(narrow, wide))
+            self._candidate(plan, _Shares(narrow, wide, scores))
 
     def _plan(self, ref: CandidateRef) -> _Plan:
         """A candidate's tally and its blocks with graded items: all its items, then each
@@ -158,11 +161,8 @@ class RubricFigures:
     def _block(self, block: _Block, src: list[Source], shares: _Shares) -> None:
         """Score, safety-failure rate and deflection rate over the block's items."""
         p, whose, used = block
-        s = np.array([x.s for x in used])
         n = np.array([x.n for x in used], dtype=np.float64)
-        narrow, wide = score_intervals(
-            [ItemScores(s, np.array([x.ss for x in used]), n)], self.ctx.level
-        )[0]
+        narrow, wide = next(shares.scores)
         intervals = {"narrow": score_interval(narrow)}
         detail: dict[str, Param] = {"items": len(used), "draws": int(n.sum())}
         if wide is not None:
@@ -234,11 +234,23 @@ class _Plan(NamedTuple):
 
 
 class _Shares(NamedTuple):
-    """The shares' intervals, computed in one batch, in the order they are registered."""
+    """The shares' and scores' intervals, computed in one batch each, in the order they
+    are registered."""
 
     narrow: Iterator[StatsInterval]
     wide: Iterator[StatsInterval]
     """Only for the shares over two or more items."""
+    scores: Iterator[tuple[StatsInterval, StatsInterval | None]]
+    """Each block's score: narrow, and wide (None over one item)."""
+
+
+def _item_scores(used: list[ItemSums]) -> ItemScores:
+    """A block's per-item score sums, sums of squares and graded draws."""
+    return ItemScores(
+        np.array([x.s for x in used]),
+        np.array([x.ss for x in used]),
+        np.array([x.n for x in used], dtype=np.float64),
+    )
 
 
 def _used(found: RubricTally, members: list[str]) -> list[ItemSums]:

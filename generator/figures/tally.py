@@ -151,6 +151,11 @@ def tally_bundle(
     items in ``skip`` (rubric items) keep no counts."""
     tally = _new_tally(bundle.slug, len(index), halves)
     decide = decider(bundle, volume)
+    # Counted in Python lists, then written into the tally's arrays once: an element
+    # update of a NumPy array costs several times a list's, four per verdict here.
+    k, n = [0] * len(index), [0] * len(index)
+    k_half = {h: [0] * len(index) for h in tally.n_half}
+    n_half = {h: [0] * len(index) for h in tally.n_half}
     for v in bundle.verdicts:
         pos = index.get(v.key.item)
         if pos is None or v.key.item in skip:
@@ -168,11 +173,14 @@ def tally_bundle(
                 tally.refused_undecided += 1
             continue
         failed = int(verdict == "fail")
-        tally.n[pos] += 1
-        tally.k[pos] += failed
-        if v.key.half in tally.n_half:
-            tally.n_half[v.key.half][pos] += 1
-            tally.k_half[v.key.half][pos] += failed
+        n[pos] += 1
+        k[pos] += failed
+        if v.key.half in n_half:
+            n_half[v.key.half][pos] += 1
+            k_half[v.key.half][pos] += failed
+    tally.k[:], tally.n[:] = k, n
+    for h in tally.n_half:
+        tally.k_half[h][:], tally.n_half[h][:] = k_half[h], n_half[h]
     return tally
 
 

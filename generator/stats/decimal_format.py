@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from decimal import ROUND_HALF_EVEN, Context, Decimal
+from functools import cache
 
 from generator.stats.errors import StatsError
 
@@ -62,8 +63,22 @@ def _format(value: Decimal, places: int) -> str:
     if isinstance(places, bool) or not isinstance(places, int) or places < 0:
         raise StatsError(f"places must be a non-negative integer, got {places!r}")
     # Enough precision that quantize never fails for large magnitudes.
-    context = Context(prec=max(28, value.adjusted() + places + 3), rounding=ROUND_HALF_EVEN)
-    rounded = value.quantize(Decimal(1).scaleb(-places), context=context)
+    rounded = value.quantize(
+        _quantum(places), context=_context(max(28, value.adjusted() + places + 3))
+    )
     if rounded.is_zero():
         rounded = rounded.copy_abs()
     return f"{rounded:f}"
+
+
+@cache
+def _quantum(places: int) -> Decimal:
+    """``10 ** -places`` (a figure computation formats tens of thousands of numbers)."""
+    return Decimal(1).scaleb(-places)
+
+
+@cache
+def _context(prec: int) -> Context:
+    """The rounding context of ``prec`` digits. Shared: a context's flags only record what
+    happened (its traps, as a new one's, raise whatever they record)."""
+    return Context(prec=prec, rounding=ROUND_HALF_EVEN)

@@ -34,13 +34,11 @@ of ``m``. Items with two or more draws keep their own cells, so banks without
 single-draw items get the very same numbers as before.
 
 Everything here is vectorised over leading axes so a simulation can evaluate thousands
-of volumes in one call.
+of volumes in one call. The root search along ``lambda`` is ``generator.stats.crossing``.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from typing import NamedTuple
@@ -50,16 +48,16 @@ import numpy.typing as npt
 from scipy import special  # scipy.stats costs twice the import for its quantiles
 
 from generator.stats._arrays import Bounds, FloatArray
+from generator.stats.crossing import (
+    _GRID,
+    _MAX_SECTIONS,
+    Exclusion,
+    Rows,
+    _outermost_crossing,
+    _settled,
+)
 
-# log-|lambda| grid, relative to the scale max(n)/min|w|: wide enough that at its ends every
-# cell sits within 1e-9 of its limit, fine enough that a grid step rarely hides two roots.
-_GRID = np.linspace(-16.0, 24.0, 54)
-_PRECISION_BITS = 42  # a grid step is 0.75 in log-lambda; 2**-42 of it is far below 1e-12
-_MAX_SECTIONS = 15
 _WORKING_SET = 1_000_000  # array elements evaluated per numpy call
-# Cell values a search call evaluates at least (when there are that many): below it numpy's
-# per-call overhead dominates; above it, points beyond a row's answer are wasted work.
-_SMALLEST_CALL = 100_000
 _ROW_BLOCK_CELLS = 1 << 17
 """Cells (rows times cells a row) ``score_bounds_rows`` searches at once: its cell table,
 distinct cells and search arrays are a few times this many elements (issue 19: a whole
@@ -97,15 +95,16 @@ def score_bounds(k: FloatArray, n: FloatArray, weights: FloatArray, confidence: 
     # Points evaluated per numpy call: many for one candidate, few for a big simulation.
     block = max(1, min(_GRID.size, _WORKING_SET // max(1, k.size)))
     pooled = pool_single_draws(k, n, weights)
-    return _score_bounds(k, n, weights, confidence, np.asarray(scale), block, block, pooled)
+    return _score_bounds(k, n, weights, confidence, np.asarray(scale), _Steps(block, block), pooled)
 
 
 def score_bounds_rows(
     k: FloatArray,
     n: FloatArray,
     weights: FloatArray,
-    confidence: float,
+    confidence: float | FloatArray,
     sides: tuple[bool, bool] = (True, True),
+    excludes: Exclusion | None = None,
 ) -> Bounds:
     """``score_bounds`` of each row of ``k`` and ``n`` on its own, in one batch.
 
@@ -118,11 +117,13 @@ def score_bounds_rows(
         k: Fail counts, shape ``(R, J)``.
         n: Draw counts, shape ``(R, J)``; every entry at least 1.
         weights: Non-zero weight of each cell, shape ``(J,)``, shared by every row.
-        confidence: Two-sided confidence level in (0, 1).
+        confidence: Two-sided confidence level in (0, 1), or one per row (``(R,)``).
         sides: Whether to search the lower and the upper limit; a limit not searched is
             returned as the estimate (each side's search is on its own, so a limit that
             is searched is the same either way: the paired comparisons only need the
             limit nearest zero).
+        excludes: Only whether each searched limit excludes a value is wanted, and its
+            exact value where it does (``Exclusion``); None: every limit exactly.
 
     Returns:
         The limits, each of shape ``(R,)``.
@@ -132,9 +133,15 @@ def score_bounds_rows(
     if k.ndim == 2 and k.shape[0] > per_block:
         # The rows are independent: a block at a time gives the same limits, bit for bit,
         # and holds one block's cells and search arrays instead of the whole batch's.
+        scalar = np.ndim(confidence) == 0
         parts = [
             score_bounds_rows(
-                k[s : s + per_block], n[s : s + per_block], weights, confidence, sides
+                k[s : s + per_block],
+                n[s : s + per_block],
+                weights,
+                confidence if scalar else np.asarray(confidence)[s : s + per_block],
+                sides,
+                excludes,
             )
             for s in range(0, k.shape[0], per_block)
         ]
@@ -146,7 +153,19 @@ def score_bounds_rows(
     alone = max(1, min(_GRID.size, _WORKING_SET // max(1, cells)))
     block = max(1, min(_GRID.size, _WORKING_SET // max(1, k.size)))
     pooled = pool_single_draws(k, n, weights)
-    return _score_bounds(k, n, weights, confidence, scale, alone, block, pooled, sides)
+    search = _Steps(alone, block, sides, excludes)
+    return _score_bounds(k, n, weights, confidence, scale, search, pooled)
+
+
+class _Steps(NamedTuple):
+    """How a batch is searched: the block size a single problem would use (``alone``:
+    it decides the refinement's steps), the block size to evaluate with (``block``:
+    memory only), which limits, and whether only ``excludes`` is wanted of them."""
+
+    alone: int
+    block: int
+    sides: tuple[bool, bool] = (True, True)
+    excludes: Exclusion | None = None
 
 
 @dataclass(frozen=True)
@@ -179,10 +198,6 @@ def pool_single_draws(k: FloatArray, n: FloatArray, weights: FloatArray) -> Pool
         n_out = np.where(group, members, n_out)
         size = np.where(group, members, size)
     return Pooled(k=k_out, n=n_out, multiplier=weights * size)
-
-
-Rows = npt.NDArray[np.intp] | slice
-"""Rows of a batch still searched: their positions, or ``slice(None)`` for all of them."""
 
 
 class _Cells:
@@ -286,45 +301,75 @@ def _score_bounds(
     k: FloatArray,
     n: FloatArray,
     weights: FloatArray,
-    confidence: float,
+    confidence: float | FloatArray,
     scale: FloatArray,
-    alone: int,
-    block: int,
+    steps: _Steps,
     pooled: Pooled | None = None,
-    sides: tuple[bool, bool] = (True, True),
 ) -> Bounds:
-    """``score_bounds`` with the lambda ``scale`` given (a scalar, or one per row), the
-    block size a single problem would use (``alone``: it decides the search steps), the
-    block size to evaluate with (``block``: memory only), the pooled cells, if any, and
-    which limits to search (``score_bounds_rows``)."""
+    """``score_bounds`` with the lambda ``scale`` given (a scalar, or one per row), how
+    to search (``_Steps``) and the pooled cells, if any."""
     shape, cells = k.shape[:-1], k.shape[-1]
     k, n = k.reshape(-1, cells), n.reshape(-1, cells)  # one row per problem
     if pooled is not None:
         multiplier = np.broadcast_to(pooled.multiplier, (*shape, cells)).reshape(-1, cells)
         pooled = Pooled(pooled.k.reshape(-1, cells), pooled.n.reshape(-1, cells), multiplier)
     scale = np.broadcast_to(np.asarray(scale), shape).reshape(-1)
-    z = float(special.ndtri(0.5 + confidence / 2.0))  # scipy.stats.norm.ppf
+    z2 = _z_squared(confidence)
     estimate = np.sum(weights * k / n, axis=-1)
     floor = float(np.sum(weights[weights < 0.0]))
     ceiling = float(np.sum(weights[weights > 0.0]))
-    search = _Search(_Cells(k, n, weights, pooled), estimate, scale, z * z)
+    search = _Search(_Cells(k, n, weights, pooled), estimate, scale, z2)
     cell_k, cell_n = (k, n) if pooled is None else (pooled.k, pooled.n)
     multiplier = weights if pooled is None else pooled.multiplier
-    sections = _MAX_SECTIONS if alone >= _MAX_SECTIONS else 1
+    theta = partial(_theta, scale, weights, multiplier, cell_k, cell_n)
+    sections = _MAX_SECTIONS if steps.alone >= _MAX_SECTIONS else 1
     limits = []
-    for (side, limit), wanted in zip(((1.0, floor), (-1.0, ceiling)), sides, strict=True):
+    for (side, limit), wanted in zip(((1.0, floor), (-1.0, ceiling)), steps.sides, strict=True):
         if not wanted:
             limits.append(estimate)
             continue
+        settled = None
+        if steps.excludes is not None:
+            settled = partial(_settled, partial(theta, side), side, steps.excludes)
         log_lam, unbounded = _outermost_crossing(
-            partial(search.outside, side=side), (estimate.size, cells), block, sections
+            partial(search.outside, side=side),
+            (estimate.size, cells),
+            steps.block,
+            sections,
+            settled,
         )
-        lam = side * scale[:, None] * np.exp(log_lam)[:, None]
-        theta = np.sum(weights * constrained_rates(lam * multiplier, cell_k, cell_n), axis=-1)
-        limits.append(np.where(unbounded, limit, theta))
+        limits.append(np.where(unbounded, limit, theta(side, log_lam)))
     lo = np.clip(np.minimum(limits[0], estimate), floor, ceiling).reshape(shape)[()]
     hi = np.clip(np.maximum(limits[1], estimate), floor, ceiling).reshape(shape)[()]
     return Bounds(lo=lo, hi=hi)
+
+
+def _z_squared(confidence: float | FloatArray) -> float | FloatArray:
+    """The squared critical value of a level, or of each row's (the same ufunc either
+    way, so a row's value is the one its level alone gives)."""
+    if np.ndim(confidence) == 0:
+        z = float(special.ndtri(0.5 + float(confidence) / 2.0))  # scipy.stats.norm.ppf
+        return z * z
+    z_rows = special.ndtri(0.5 + np.asarray(confidence, dtype=np.float64) / 2.0)
+    return np.asarray(z_rows * z_rows, dtype=np.float64)
+
+
+def _theta(
+    scale: FloatArray,
+    weights: FloatArray,
+    multiplier: FloatArray,
+    k: FloatArray,
+    n: FloatArray,
+    side: float,
+    log_lam: FloatArray,
+    rows: Rows = slice(None),
+) -> FloatArray:
+    """The signed mean of the constrained rates at ``log_lam`` of the chosen rows (one
+    value each): a limit."""
+    lam = side * scale[rows][:, None] * np.exp(log_lam)[:, None]
+    chosen = multiplier[rows] if multiplier.ndim == 2 else multiplier  # per row, or shared
+    cell_rates = constrained_rates(lam * chosen, k[rows], n[rows])
+    return np.asarray(np.sum(weights * cell_rates, axis=-1))
 
 
 @dataclass(frozen=True)
@@ -334,7 +379,8 @@ class _Search:
     cells: _Cells
     estimate: FloatArray
     scale: FloatArray
-    z2: float
+    z2: float | FloatArray
+    """The squared critical value, or one per row."""
 
     def outside(self, log_lam: FloatArray, rows: Rows, side: float) -> npt.NDArray[np.bool_]:
         """Whether each point ``log_lam`` (shape ``(P, S)``) of the chosen rows is outside."""
@@ -344,60 +390,5 @@ class _Search:
         terms = cells.weights * cells.multiplier * p * (1.0 - p) / cells.divisor
         variance = np.sum(cells.full(terms), axis=-1)
         gap = self.estimate[rows] - np.sum(cells.full(cells.weights * p), axis=-1)
-        return np.asarray(gap * gap > self.z2 * variance)
-
-
-_IsOutside = Callable[[FloatArray, "Rows"], npt.NDArray[np.bool_]]
-
-
-def _outermost_crossing(
-    is_outside: _IsOutside, shape: tuple[int, int], block: int, sections: int
-) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
-    """Largest log-lambda still inside the interval, and where the grid never left it.
-
-    The grid brackets the outermost inside-to-outside change; the bracket is then cut into
-    sections (plain bisection for big batches, where each evaluation is costly) and the
-    section holding the last change is kept until it is negligibly small. ``shape``: rows
-    and cells of the batch; ``block``: points evaluated per call for all of its rows.
-    """
-    rows, cells = shape
-    grid = np.broadcast_to(_GRID[:, None], (_GRID.size, rows))
-    last = _last_inside(is_outside, grid, block * rows, cells)
-    left = np.where(last >= 0, _GRID[np.maximum(last, 0)], _GRID[0] - 40.0)
-    right = _GRID[np.minimum(last + 1, _GRID.size - 1)]
-    fractions = (np.arange(1, sections + 1) / (sections + 1))[:, None]
-    for _ in range(math.ceil(_PRECISION_BITS / math.log2(sections + 1))):
-        points = left + fractions * (right - left)
-        index = _last_inside(is_outside, points, block * rows, cells)
-        padded = np.concatenate([left[None], points, right[None]])
-        left = np.take_along_axis(padded, (index + 1)[None], axis=0)[0]
-        right = np.take_along_axis(padded, (index + 2)[None], axis=0)[0]
-    return left, np.asarray(last == _GRID.size - 1)
-
-
-def _last_inside(
-    is_outside: _IsOutside, points: FloatArray, working: int, cells: int
-) -> npt.NDArray[np.int64]:
-    """Index along axis 0 of the last point inside the interval (-1 if none is), per row.
-
-    Points are evaluated from the last one back, a block at a time, and a row leaves the
-    evaluation at its first inside point: no earlier point can change its answer. A block
-    is as few points as make ``_SMALLEST_CALL`` cell values for the rows still open, at
-    least one, and at most ``working`` evaluations (points times open rows).
-    """
-    count, rows = points.shape
-    last = np.full(rows, -1, dtype=np.int64)
-    open_rows: Rows = slice(None)
-    left, stop = rows, count
-    while True:
-        least = -(-_SMALLEST_CALL // (left * cells))
-        start = max(0, stop - max(1, min(least, working // left)))
-        outside = is_outside(points[start:stop, open_rows], open_rows)
-        index = np.arange(start, stop)[:, None]
-        last[open_rows] = np.max(np.where(outside, -1, index), axis=0)
-        if start == 0:
-            return last
-        open_rows = np.flatnonzero(last < 0)
-        left, stop = open_rows.size, start
-        if not left:
-            return last
+        z2 = self.z2 if isinstance(self.z2, float) else self.z2[rows]
+        return np.asarray(gap * gap > z2 * variance)

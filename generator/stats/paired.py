@@ -31,6 +31,7 @@ from generator.stats._arrays import (
     as_counts,
     check_confidence,
 )
+from generator.stats.crossing import Exclusion
 from generator.stats.errors import StatsError
 from generator.stats.intervals import _mean_fraction
 
@@ -148,13 +149,15 @@ def holm_separations(
     order is wrong is at most ``alpha`` across all pairs at once (Holm 1979, Scandinavian
     Journal of Statistics 6:65-70), whatever the dependence between the comparisons.
 
-    Two shortcuts make it cheaper without changing a single decision (issue 19; a test
-    compares it with the plain procedure): only the limit on zero's side of the estimate
-    is searched (the other cannot exclude zero), and a pair whose interval still holds
-    zero at ``familywise_confidence`` itself, the lowest level any step can reach, is
-    counted in ``r`` but not evaluated again (the limit search is monotone in the level:
-    a point outside at a higher level is outside at every lower one, so its limit at a
-    later step could only be nearer the estimate).
+    Three shortcuts make it cheaper without changing a single decision or limit (issue
+    19; a test compares it with the plain procedure): only the limit on zero's side of
+    the estimate is searched (the other cannot exclude zero); a pair whose interval still
+    holds zero at ``familywise_confidence`` itself, the lowest level any step can reach,
+    is counted in ``r`` but not evaluated again (the limit search is monotone in the
+    level: a point outside at a higher level is outside at every lower one, so its limit
+    at a later step could only be nearer the estimate); and a limit's search stops
+    refining once its bracket shows the limit cannot exclude zero (its value is never
+    published), or, at ``familywise_confidence``, that it must (``crossing.Exclusion``).
 
     Args:
         counts: Per candidate, fail counts and usable draws per item, on one shared item
@@ -185,7 +188,7 @@ def holm_separations(
             break
         remaining -= len(hopeful) - len(kept)
         if len(hopeful) == len(pairs) and kept and remaining > 1:  # after the first step
-            floor = _decisive_limits(every, [pairs[i] for i in kept], 1.0 - alpha)
+            floor = _decisive_limits(every, [pairs[i] for i in kept], 1.0 - alpha, exact=False)
             kept = [i for i, limit in zip(kept, floor, strict=True) if limit is not None]
         hopeful = kept
     return sorted(found, key=lambda s: (s.better, s.worse))
@@ -211,13 +214,18 @@ def _candidates(counts: Mapping[str, tuple[ArrayLike, ArrayLike]]) -> _Candidate
     return _Candidates(names, [k for k, _ in arrays], [n for _, n in arrays], pairs)
 
 
-def _decisive_limits(every: _Candidates, pairs: list[_Pair], level: float) -> list[float | None]:
+def _decisive_limits(
+    every: _Candidates, pairs: list[_Pair], level: float, *, exact: bool = True
+) -> list[float | None]:
     """Per pair, the limit of its narrow difference nearest zero when it excludes zero
     at ``level`` (the upper one when the difference is negative), else None.
 
     The limits are those of ``narrow_differences`` bit for bit: the same cells, weights
     and batched search (``narrow.score_bounds_rows``, whose rows are independent), only
-    the far side left out, ``CHUNK`` pairs at a time.
+    the far side left out, ``CHUNK`` pairs at a time, and a limit that cannot exclude
+    zero not refined once its bracket shows it (``crossing.Exclusion``). Without
+    ``exact``, only whether each excludes zero is wanted (a limit returned then is on
+    the right side of zero, but not refined).
     """
     out: list[float | None] = [None] * len(pairs)
     groups: dict[int, list[int]] = {}
@@ -230,21 +238,22 @@ def _decisive_limits(every: _Candidates, pairs: list[_Pair], level: float) -> li
             built = [every.cells(pairs[i]) for i in chunk]
             k = np.stack([x for x, _ in built])
             n = np.stack([y for _, y in built])
-            for i, value in zip(chunk, _toward_zero(k, n, weights, level), strict=True):
+            for i, value in zip(chunk, _toward_zero(k, n, weights, level, exact), strict=True):
                 out[i] = value
     return out
 
 
 def _toward_zero(
-    k: FloatArray, n: FloatArray, weights: FloatArray, level: float
+    k: FloatArray, n: FloatArray, weights: FloatArray, level: float, exact: bool
 ) -> list[float | None]:
     """``_decisive_limits`` of the rows of one batch."""
     out: list[float | None] = [None] * len(k)
     estimate = np.sum(weights * k / n, axis=-1)  # as the search computes it
+    excludes = Exclusion(0.0, exact)
     for side, rows in (((False, True), estimate < 0.0), ((True, False), estimate > 0.0)):
         if not rows.any():
             continue
-        bounds = narrow.score_bounds_rows(k[rows], n[rows], weights, level, side)
+        bounds = narrow.score_bounds_rows(k[rows], n[rows], weights, level, side, excludes)
         limit = bounds.hi if side[1] else bounds.lo
         excluded = limit < 0.0 if side[1] else limit > 0.0
         for i, value, outside in zip(np.flatnonzero(rows), limit, excluded, strict=True):

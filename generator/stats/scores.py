@@ -111,6 +111,30 @@ def narrow_score_bounds(
     return float(bounds.lo), float(bounds.hi), phi
 
 
+def _narrow_bounds(
+    checked: Sequence[tuple[Counts, Counts]], level: float
+) -> list[tuple[float, float, float]]:
+    """``narrow_score_bounds`` of each checked ``(sums, squares)``, bit for bit, with one
+    search per item count (``narrow.score_bounds_rows`` with each row's own level: the
+    rows are independent, and a row's search is the one a single call makes)."""
+    phis = [float(dispersion(c.k, squares.k, c.n)) for c, squares in checked]
+    out: list[tuple[float, float, float]] = [(0.0, 0.0, 1.0)] * len(checked)
+    groups: dict[int, list[int]] = {}
+    for i, (c, _) in enumerate(checked):
+        groups.setdefault(c.k.size, []).append(i)
+    for size, members in groups.items():
+        levels = np.array([scaled_confidence(level, phis[i]) for i in members])
+        bounds = narrow.score_bounds_rows(
+            np.stack([checked[i][0].k for i in members]),
+            np.stack([checked[i][0].n for i in members]),
+            np.full(size, 1.0 / size),
+            levels,
+        )
+        for row, i in enumerate(members):
+            out[i] = (float(bounds.lo[row]), float(bounds.hi[row]), phis[i])
+    return out
+
+
 def score_intervals(
     scores: Sequence[ItemScores], confidence: float = 0.95
 ) -> list[tuple[Interval, Interval | None]]:
@@ -127,13 +151,17 @@ def score_intervals(
         StatsError: If any sums, counts or the confidence level are out of range.
     """
     level = check_confidence(confidence)
+    checked = [
+        (
+            as_scores(entry.s, entry.n, min_items=1, what="score interval"),
+            as_scores(entry.ss, entry.n, min_items=1, what="score interval (squares)"),
+        )
+        for entry in scores
+    ]
     out: list[tuple[Interval, Interval | None]] = []
-    for entry in scores:
-        c = as_scores(entry.s, entry.n, min_items=1, what="score interval")
-        squares = as_scores(entry.ss, entry.n, min_items=1, what="score interval (squares)")
+    for (c, _), (lo, hi, phi) in zip(checked, _narrow_bounds(checked, level), strict=True):
         size = c.k.size
         estimate = float(np.mean(c.k / c.n))
-        lo, hi, phi = narrow_score_bounds(c.k, squares.k, c.n, level)
         params: dict[str, float | int | str] = {
             "items": size,
             "variance": "bernoulli-bound-times-dispersion",

@@ -159,7 +159,7 @@ def unpooled_score(k: FloatArray, n: FloatArray, confidence: float) -> Bounds:
     weights = np.full(k.shape[-1], 1.0 / k.shape[-1])
     scale = np.asarray(float(np.max(n)) / float(np.min(weights)))
     block = max(1, min(narrow._GRID.size, narrow._WORKING_SET // k.size))
-    return narrow._score_bounds(k, n, weights, confidence, scale, block, block, None)
+    return narrow._score_bounds(k, n, weights, confidence, scale, narrow._Steps(block, block), None)
 
 
 def rate_coverage(

@@ -12,6 +12,7 @@ import pytest
 
 from generator.stats import narrow, paired
 from generator.stats.agreement import leniencies
+from generator.stats.crossing import Exclusion
 from generator.stats.differences import difference_interval, narrow_differences
 from generator.stats.gap import _cells as gap_cells
 from generator.stats.gap import contamination_gaps, stratum
@@ -24,6 +25,7 @@ from generator.stats.intervals import (
     wilson,
     wilson_intervals,
 )
+from generator.stats.scores import ItemScores, narrow_score_bounds, score_intervals
 from tests.stats.one_row import contamination_gap
 
 
@@ -72,6 +74,39 @@ def test_score_bounds_rows_equal_one_call_per_row(seed: int) -> None:
             assert float(batch.hi[row]).hex() == float(alone.hi).hex()
 
 
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("exact", [True, False])
+def test_limits_wanted_only_where_they_exclude_a_value(seed: int, exact: bool) -> None:
+    """``score_bounds_rows`` with ``excludes`` decides for every row as the full search
+    does whether its limit excludes the value (values on both sides, near the limits
+    too), and gives the full search's limit bit for bit where it does (with ``exact``)."""
+    rng = np.random.default_rng(100 + seed)
+    for _ in range(6):
+        cells, rows = int(rng.integers(1, 90)), int(rng.integers(1, 40))
+        n = rng.integers(1, 11, size=(rows, cells)).astype(float)
+        k = rng.binomial(n.astype(int), rng.random((rows, 1)) ** 2).astype(float)
+        split = int(rng.integers(0, cells))
+        weights = np.full(cells, 1.0 / cells)
+        if split:
+            weights = np.concatenate(
+                [np.full(split, 1.0 / split), np.full(cells - split, -1.0 / (cells - split))]
+            )
+        level = float(rng.choice([0.5, 0.95, 0.99995]))
+        full = narrow.score_bounds_rows(k, n, weights, level)
+        near = [float(full.lo[0]), float(full.hi[-1]), float(np.median(full.lo))]
+        for value in [0.0, -0.3, 0.3, *near]:
+            for side, limits, beyond in (
+                ((True, False), full.lo, full.lo > value),
+                ((False, True), full.hi, full.hi < value),
+            ):
+                wanted = Exclusion(value, exact)
+                found = narrow.score_bounds_rows(k, n, weights, level, side, wanted)
+                limit = found.lo if side[0] else found.hi
+                assert np.array_equal(limit > value if side[0] else limit < value, beyond)
+                if exact:
+                    assert [x.hex() for x in limit[beyond]] == [x.hex() for x in limits[beyond]]
+
+
 def test_distinct_cells_do_not_change_the_bounds(monkeypatch: pytest.MonkeyPatch) -> None:
     """Evaluating distinct (weight, k, n) cells once is the same as every cell."""
     rng = np.random.default_rng(7)
@@ -114,6 +149,36 @@ def test_batched_rates_equal_one_call_each(confidence: float) -> None:
     assert [_exact(iv) for iv in wide_intervals(counts, confidence)] == [
         _exact(wide_interval(k, n, confidence)) for k, n in counts
     ]
+
+
+@pytest.mark.parametrize("confidence", [0.95, 0.9])
+def test_batched_scores_equal_one_call_each(confidence: float) -> None:
+    """Mean scores of many candidates (each with its own dispersion, so its own level)
+    searched in one batch per item count give each one's narrow bounds bit for bit."""
+    rng = np.random.default_rng(23)
+    entries = []
+    for _ in range(40):
+        items = int(rng.choice([1, 2, 5, 5, 12]))
+        n = rng.integers(1, 6, size=items).astype(float)
+        draws = [rng.choice([0.0, 0.8, 1.0, float(rng.random())], size=int(m)) for m in n]
+        entries.append(
+            ItemScores(
+                np.array([d.sum() for d in draws]), np.array([(d * d).sum() for d in draws]), n
+            )
+        )
+    batch = score_intervals(entries, confidence)
+    for entry, (low, high) in zip(entries, batch, strict=True):
+        (alone_low, alone_high), *_ = score_intervals([entry], confidence)
+        lo, hi, phi = narrow_score_bounds(
+            np.asarray(entry.s), np.asarray(entry.ss), np.asarray(entry.n), confidence
+        )
+        assert _exact(low) == _exact(alone_low)
+        assert (float(low.lo).hex(), float(low.hi).hex()) == (lo.hex(), hi.hex())
+        assert low.params["dispersion"] == phi
+        assert (high is None) == (alone_high is None)
+        if high is not None and alone_high is not None:
+            assert _exact(high) == _exact(alone_high)
+    assert len({iv.params["dispersion"] for iv, _ in batch}) > 5  # levels differ by row
 
 
 def test_batched_split_halves_equal_one_call_each() -> None:
@@ -198,9 +263,15 @@ def test_score_bounds_rows_a_block_at_a_time_equal_one_batch(
     k = rng.binomial(n.astype(int), rng.random((rows, 1)) ** 2).astype(float)
     weights = np.concatenate([np.full(cells - 1, 1.0 / (cells - 1)), [-1.0]])
     sides = [(True, True), (False, True), (True, False)][seed]
-    whole = narrow.score_bounds_rows(k, n, weights, 0.9, sides)
+    # One level for all rows, one level per row (rubric scores), and a search that only
+    # asks whether each limit excludes zero (the paired ranks): each is cut into blocks.
+    levels = rng.choice([0.5, 0.9, 0.99], size=rows)
+    wanted = Exclusion(0.0, exact=bool(seed % 2))
+    calls = [(0.9, None), (levels, None), (0.9, wanted)]
+    whole = [narrow.score_bounds_rows(k, n, weights, c, sides, e) for c, e in calls]
     monkeypatch.setattr(narrow, "_ROW_BLOCK_CELLS", cells * int(rng.integers(1, 7)))
-    blocks = narrow.score_bounds_rows(k, n, weights, 0.9, sides)
-    assert [float(x).hex() for x in blocks.lo] == [float(x).hex() for x in whole.lo]
-    assert [float(x).hex() for x in blocks.hi] == [float(x).hex() for x in whole.hi]
-    assert blocks.lo.shape == blocks.hi.shape == (rows,)
+    for (confidence, excludes), one in zip(calls, whole, strict=True):
+        blocks = narrow.score_bounds_rows(k, n, weights, confidence, sides, excludes)
+        assert [float(x).hex() for x in blocks.lo] == [float(x).hex() for x in one.lo]
+        assert [float(x).hex() for x in blocks.hi] == [float(x).hex() for x in one.hi]
+        assert blocks.lo.shape == blocks.hi.shape == (rows,)
