@@ -170,22 +170,8 @@ class StrictLoader(yaml.SafeLoader):
 StrictLoader.add_constructor("tag:yaml.org,2002:int", StrictLoader.construct_yaml_int)
 
 
-_PARSED_YAML: dict[str, Any] = {}
-"""Documents this process already parsed, by their exact text (``parse_yaml``)."""
-_PARSED_YAML_MAX_CHARS = 1 << 20
-_PARSED_YAML_MAX_ENTRIES = 16
-
-
 def parse_yaml(text: str) -> Any:
     """The YAML value of ``text``: strict and bounded (see ``StrictLoader``).
-
-    The value is a function of the text alone, and one command reads the same document
-    several times (``verify`` reads ``volume.yaml`` four times and ``bank.yaml`` five:
-    the bank cut of the release and of the figures, the volume, the leaderboards, the
-    canary), so a text parsed without refusal before is not composed again: its value
-    is copied from that parse (the caller owns what it gets, as from a parse). A
-    text is only ever looked up by its whole self, so different bytes parse anew; a
-    refused text is parsed, and refused, every time.
 
     Raises:
         StrictError: A refusal of ``StrictLoader``.
@@ -193,29 +179,7 @@ def parse_yaml(text: str) -> Any:
     """
     if text.startswith("\ufeff"):
         raise StrictError("bom", "starts with a UTF-8 byte-order mark; save without it", 1)
-    if text in _PARSED_YAML:
-        return _copied(_PARSED_YAML[text])
-    value = yaml.load(text, Loader=StrictLoader)  # a SafeLoader subclass
-    if len(text) <= _PARSED_YAML_MAX_CHARS:
-        if len(_PARSED_YAML) >= _PARSED_YAML_MAX_ENTRIES:
-            _PARSED_YAML.clear()
-        _PARSED_YAML[text] = _copied(value)
-    return value
-
-
-def _copied(value: Any) -> Any:
-    """A copy of a parsed YAML value sharing nothing mutable with it: its mappings,
-    sequences, pairs and sets are new; everything else the safe loader makes (strings, numbers,
-    booleans, None, dates, bytes) is immutable and shared."""
-    if isinstance(value, dict):
-        return {key: _copied(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_copied(item) for item in value]
-    if isinstance(value, tuple):  # the pairs of an ``!!omap``
-        return tuple(_copied(item) for item in value)
-    if isinstance(value, set):
-        return set(value)
-    return value
+    return yaml.load(text, Loader=StrictLoader)  # a SafeLoader subclass
 
 
 def compose_yaml(text: str) -> yaml.Node | None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime
 import io
 import json
 from contextlib import redirect_stdout
@@ -97,28 +96,6 @@ def test_yaml_within_bounds_reads() -> None:
         "b": int("9" * 50),
         "c": {"x": 1},
     }
-
-
-def test_yaml_read_again_is_the_same_value_and_its_own() -> None:
-    """A text parsed before gives the same value again, sharing nothing mutable with the
-    first (one command reads a document several times); a refusal is never remembered."""
-    text = "d: 2025-04-03\nm: {x: [1, {y: 2}]}\ns: !!set {a, b}\no: !!omap [{k: [1]}]\n"
-    expected = {
-        "d": datetime.date(2025, 4, 3),
-        "m": {"x": [1, {"y": 2}]},
-        "s": {"a", "b"},
-        "o": [("k", [1])],
-    }
-    for _ in range(3):  # the first parse, then two read again, each changed by its caller
-        value = parse_yaml(text)
-        assert value == expected
-        value["m"]["x"][1]["y"] = 3
-        value["m"]["x"].append(4)
-        value["s"].add("c")
-        value["o"][0][1].append(2)
-    for _ in range(2):
-        with pytest.raises(StrictError, match="duplicate"):
-            parse_yaml("a: 1\na: 2\n")
 
 
 @pytest.mark.parametrize(
