@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from decimal import ROUND_HALF_EVEN, Context, Decimal
-from functools import cache
+from functools import lru_cache
 
 from generator.stats.errors import StatsError
 
@@ -71,13 +71,13 @@ def _format(value: Decimal, places: int) -> str:
     return f"{rounded:f}"
 
 
-@cache
+@lru_cache(maxsize=64)  # bounded: a hostile magnitude must not grow it without end
 def _quantum(places: int) -> Decimal:
     """``10 ** -places`` (a figure computation formats tens of thousands of numbers)."""
     return Decimal(1).scaleb(-places)
 
 
-@cache
+@lru_cache(maxsize=64)
 def _context(prec: int) -> Context:
     """The rounding context of ``prec`` digits. Shared: a context's flags only record what
     happened (its traps, as a new one's, raise whatever they record)."""
