@@ -54,21 +54,30 @@ def _counts(rng: np.random.Generator, size: int) -> tuple[np.ndarray, np.ndarray
     return k, n
 
 
+def _random_rows(
+    rng: np.random.Generator, max_rows: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Fail and draw counts of up to ``max_rows`` rows of up to 89 cells, and weights: a
+    mean of all cells, or (at a random split) a difference of two means."""
+    cells, rows = int(rng.integers(1, 90)), int(rng.integers(1, max_rows))
+    n = rng.integers(1, 11, size=(rows, cells)).astype(float)
+    k = rng.binomial(n.astype(int), rng.random((rows, 1)) ** 2).astype(float)
+    split = int(rng.integers(0, cells))
+    weights = np.full(cells, 1.0 / cells)
+    if split:
+        weights = np.concatenate(
+            [np.full(split, 1.0 / split), np.full(cells - split, -1.0 / (cells - split))]
+        )
+    return k, n, weights
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_score_bounds_rows_equal_one_call_per_row(seed: int) -> None:
     rng = np.random.default_rng(seed)
     for _ in range(6):
-        cells, rows = int(rng.integers(1, 90)), int(rng.integers(1, 12))
-        n = rng.integers(1, 11, size=(rows, cells)).astype(float)
-        k = rng.binomial(n.astype(int), rng.random((rows, 1)) ** 2).astype(float)
-        split = int(rng.integers(0, cells))
-        weights = np.full(cells, 1.0 / cells)
-        if split:
-            weights = np.concatenate(
-                [np.full(split, 1.0 / split), np.full(cells - split, -1.0 / (cells - split))]
-            )
+        k, n, weights = _random_rows(rng, 12)
         batch = narrow.score_bounds_rows(k, n, weights, 0.95)
-        for row in range(rows):
+        for row in range(k.shape[0]):
             alone = narrow.score_bounds(k[row], n[row], weights, 0.95)
             assert float(batch.lo[row]).hex() == float(alone.lo).hex()
             assert float(batch.hi[row]).hex() == float(alone.hi).hex()
@@ -82,15 +91,7 @@ def test_limits_wanted_only_where_they_exclude_a_value(seed: int, exact: bool) -
     too), and gives the full search's limit bit for bit where it does (with ``exact``)."""
     rng = np.random.default_rng(100 + seed)
     for _ in range(6):
-        cells, rows = int(rng.integers(1, 90)), int(rng.integers(1, 40))
-        n = rng.integers(1, 11, size=(rows, cells)).astype(float)
-        k = rng.binomial(n.astype(int), rng.random((rows, 1)) ** 2).astype(float)
-        split = int(rng.integers(0, cells))
-        weights = np.full(cells, 1.0 / cells)
-        if split:
-            weights = np.concatenate(
-                [np.full(split, 1.0 / split), np.full(cells - split, -1.0 / (cells - split))]
-            )
+        k, n, weights = _random_rows(rng, 40)
         level = float(rng.choice([0.5, 0.95, 0.99995]))
         full = narrow.score_bounds_rows(k, n, weights, level)
         near = [float(full.lo[0]), float(full.hi[-1]), float(np.median(full.lo))]
