@@ -6,7 +6,6 @@ run lists everything wrong with a file (up to a cap) instead of stopping at the 
 
 from __future__ import annotations
 
-import codecs
 import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -23,6 +22,7 @@ from generator.store.regular import check_regular, open_regular, read_regular
 from generator.store.strict import (
     StrictError,
     check_json_line,
+    checked_utf8,
     compose_yaml,
     parse_json,
     parse_yaml,
@@ -321,7 +321,7 @@ def parse_document(path: Path, shown: str, problems: Problems, max_bytes: int) -
     try:
         # JSON is parsed from its bytes: only checked here, never held as text (non-ASCII
         # text takes 2 or 4 bytes a character: 120 MB for the 600-candidate registry).
-        text = _checked_utf8(raw) if is_json else raw.decode("utf-8")
+        text = checked_utf8(raw) if is_json else raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         problems.add(shown, None, "utf-8", f"file is not valid UTF-8 (byte {exc.start + 1})")
         return None
@@ -340,25 +340,6 @@ def parse_document(path: Path, shown: str, problems: Problems, max_bytes: int) -
         line = mark.line + 1 if mark is not None else None
         problems.add(shown, line, "syntax", f"invalid YAML: {getattr(exc, 'problem', exc)}")
         return None
-
-
-_DECODED = 1 << 20
-"""Bytes decoded at a time when UTF-8 is only checked."""
-
-
-def _checked_utf8(raw: bytes) -> str:
-    """``""`` when ``raw`` is UTF-8, decoded a block at a time and the text dropped;
-    raises ``raw.decode``'s own error (its position in the whole) when it is not."""
-    decoder = codecs.getincrementaldecoder("utf-8")()
-    view = memoryview(raw)
-    try:
-        for start in range(0, len(raw), _DECODED):
-            decoder.decode(view[start : start + _DECODED])
-        decoder.decode(b"", final=True)
-    except UnicodeDecodeError:
-        raw.decode("utf-8")  # the error, located in the whole file
-        raise  # pragma: no cover - the codec refuses the same bytes either way
-    return ""
 
 
 def validate_document(parsed: Parsed, model: type[M], shown: str, problems: Problems) -> M | None:

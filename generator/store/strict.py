@@ -13,6 +13,7 @@ lets a small file expand into a large tree).
 
 from __future__ import annotations
 
+import codecs
 import re
 from typing import Any
 
@@ -188,3 +189,22 @@ def compose_yaml(text: str) -> yaml.Node | None:
         return yaml.compose(text.removeprefix("\ufeff"), Loader=StrictLoader)
     except (yaml.YAMLError, StrictError):
         return None
+
+
+_DECODED = 1 << 20
+"""Bytes decoded at a time when UTF-8 is only checked."""
+
+
+def checked_utf8(raw: bytes) -> str:
+    """``""`` when ``raw`` is UTF-8, decoded a block at a time and the text dropped;
+    raises ``raw.decode``'s own error (its position in the whole) when it is not."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    view = memoryview(raw)
+    try:
+        for start in range(0, len(raw), _DECODED):
+            decoder.decode(view[start : start + _DECODED])
+        decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        raw.decode("utf-8")  # the error, located in the whole file
+        raise  # pragma: no cover - the codec refuses the same bytes either way
+    return ""

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.store import jsonl
+from generator.store import strict
 from generator.store.jsonl import Problems, parse_document
 
 CASES = [
@@ -26,7 +26,7 @@ CASES = [
 def test_utf8_checked_in_blocks_as_decoded_whole(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, raw: bytes, block: int
 ) -> None:
-    monkeypatch.setattr(jsonl, "_DECODED", block)
+    monkeypatch.setattr(strict, "_DECODED", block)
     path = tmp_path / "doc.json"
     path.write_bytes(raw)
     problems = Problems()
