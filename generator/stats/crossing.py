@@ -22,9 +22,9 @@ from generator.stats._arrays import FloatArray
 
 # log-|lambda| grid, relative to the scale max(n)/min|w|: wide enough that at its ends every
 # cell sits within 1e-9 of its limit, fine enough that a grid step rarely hides two roots.
-_GRID = np.linspace(-16.0, 24.0, 54)
+GRID = np.linspace(-16.0, 24.0, 54)
 _PRECISION_BITS = 42  # a grid step is 0.75 in log-lambda; 2**-42 of it is far below 1e-12
-_MAX_SECTIONS = 15
+MAX_SECTIONS = 15
 # Cell values a search call evaluates at least (when there are that many): below it numpy's
 # per-call overhead dominates; above it, points beyond a row's answer are wasted work.
 _SMALLEST_CALL = 100_000
@@ -60,7 +60,7 @@ SETTLED_MARGIN = 1e-9
 above the rounding of a sum of a few hundred cells' rates."""
 
 
-def _settled(
+def settled_rows(
     theta: Callable[[FloatArray, Rows], FloatArray],
     side: float,
     excludes: Exclusion,
@@ -83,7 +83,7 @@ _IsOutside = Callable[[FloatArray, "Rows"], npt.NDArray[np.bool_]]
 _IsSettled = Callable[[FloatArray, FloatArray, npt.NDArray[np.intp]], npt.NDArray[np.bool_]]
 
 
-def _outermost_crossing(
+def outermost_crossing(
     is_outside: _IsOutside,
     shape: tuple[int, int],
     block: int,
@@ -101,23 +101,19 @@ def _outermost_crossing(
     is one of them (its limit is the attainable end, whatever its bracket).
     """
     rows, cells = shape
-    grid = np.broadcast_to(_GRID[:, None], (_GRID.size, rows))
+    grid = np.broadcast_to(GRID[:, None], (GRID.size, rows))
     last = _last_inside(is_outside, grid, block * rows, cells)
-    left = np.where(last >= 0, _GRID[np.maximum(last, 0)], _GRID[0] - 40.0)
-    right = _GRID[np.minimum(last + 1, _GRID.size - 1)]
-    unbounded = np.asarray(last == _GRID.size - 1)
-    if settled is not None:
-        chosen = np.flatnonzero(~unbounded)
-        cut = _Cut(is_outside, block, cells, sections, settled)
-        left = cut.refined(left, right, chosen)
-    else:
-        left = _Cut(is_outside, block, cells, sections).refined(left, right, slice(None))
+    left = np.where(last >= 0, GRID[np.maximum(last, 0)], GRID[0] - 40.0)
+    right = GRID[np.minimum(last + 1, GRID.size - 1)]
+    unbounded = np.asarray(last == GRID.size - 1)
+    chosen: Rows = slice(None) if settled is None else np.flatnonzero(~unbounded)
+    left = _Cut(is_outside, block, cells, sections, settled).refined(left, right, chosen)
     return left, unbounded
 
 
 @dataclass(frozen=True)
 class _Cut:
-    """The refinement of ``_outermost_crossing``'s brackets."""
+    """The refinement of ``outermost_crossing``'s brackets."""
 
     is_outside: _IsOutside
     block: int

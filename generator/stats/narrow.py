@@ -49,12 +49,12 @@ from scipy import special  # scipy.stats costs twice the import for its quantile
 
 from generator.stats._arrays import Bounds, FloatArray
 from generator.stats.crossing import (
-    _GRID,
-    _MAX_SECTIONS,
+    GRID,
+    MAX_SECTIONS,
     Exclusion,
     Rows,
-    _outermost_crossing,
-    _settled,
+    outermost_crossing,
+    settled_rows,
 )
 
 _WORKING_SET = 1_000_000  # array elements evaluated per numpy call
@@ -93,7 +93,7 @@ def score_bounds(k: FloatArray, n: FloatArray, weights: FloatArray, confidence: 
     """
     scale = float(np.max(n)) / float(np.min(np.abs(weights)))
     # Points evaluated per numpy call: many for one candidate, few for a big simulation.
-    block = max(1, min(_GRID.size, _WORKING_SET // max(1, k.size)))
+    block = max(1, min(GRID.size, _WORKING_SET // max(1, k.size)))
     pooled = pool_single_draws(k, n, weights)
     return _score_bounds(k, n, weights, confidence, np.asarray(scale), _Steps(block, block), pooled)
 
@@ -150,8 +150,8 @@ def score_bounds_rows(
             hi=np.concatenate([part.hi for part in parts]),
         )
     scale = np.max(n, axis=-1) / float(np.min(np.abs(weights)))
-    alone = max(1, min(_GRID.size, _WORKING_SET // max(1, cells)))
-    block = max(1, min(_GRID.size, _WORKING_SET // max(1, k.size)))
+    alone = max(1, min(GRID.size, _WORKING_SET // max(1, cells)))
+    block = max(1, min(GRID.size, _WORKING_SET // max(1, k.size)))
     pooled = pool_single_draws(k, n, weights)
     search = _Steps(alone, block, sides, excludes)
     return _score_bounds(k, n, weights, confidence, scale, search, pooled)
@@ -322,7 +322,7 @@ def _score_bounds(
     cell_k, cell_n = (k, n) if pooled is None else (pooled.k, pooled.n)
     multiplier = weights if pooled is None else pooled.multiplier
     theta = partial(_theta, scale, weights, multiplier, cell_k, cell_n)
-    sections = _MAX_SECTIONS if steps.alone >= _MAX_SECTIONS else 1
+    sections = MAX_SECTIONS if steps.alone >= MAX_SECTIONS else 1
     limits = []
     for (side, limit), wanted in zip(((1.0, floor), (-1.0, ceiling)), steps.sides, strict=True):
         if not wanted:
@@ -330,8 +330,8 @@ def _score_bounds(
             continue
         settled = None
         if steps.excludes is not None:
-            settled = partial(_settled, partial(theta, side), side, steps.excludes)
-        log_lam, unbounded = _outermost_crossing(
+            settled = partial(settled_rows, partial(theta, side), side, steps.excludes)
+        log_lam, unbounded = outermost_crossing(
             partial(search.outside, side=side),
             (estimate.size, cells),
             steps.block,

@@ -22,7 +22,7 @@ from generator.store.regular import check_regular, open_regular, read_regular
 from generator.store.strict import (
     StrictError,
     check_json_line,
-    checked_utf8,
+    check_utf8,
     compose_yaml,
     parse_json,
     parse_yaml,
@@ -317,20 +317,24 @@ def parse_document(path: Path, shown: str, problems: Problems, max_bytes: int) -
     raw = read_regular(path, shown, problems, max_bytes)
     if raw is None:
         return None
-    is_json = path.suffix == ".json"
     try:
         # JSON is parsed from its bytes: only checked here, never held as text (non-ASCII
         # text takes 2 or 4 bytes a character: 120 MB for the 600-candidate registry).
-        text = checked_utf8(raw) if is_json else raw.decode("utf-8")
+        if path.suffix == ".json":
+            check_utf8(raw)
+            text = None
+        else:
+            text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         problems.add(shown, None, "utf-8", f"file is not valid UTF-8 (byte {exc.start + 1})")
         return None
     try:
-        return Parsed(parse_json(raw), raw) if is_json else Parsed(parse_yaml(text), raw)
+        return Parsed(parse_json(raw) if text is None else parse_yaml(text), raw)
     except StrictError as exc:
         problems.add(shown, exc.line, exc.rule, exc.message)
         return None
     except yaml.reader.ReaderError as exc:  # a character YAML does not allow, anywhere
+        assert text is not None  # only the YAML reader raises it
         at = text.count("\n", 0, exc.position) + 1
         message = f"invalid YAML: character U+{exc.character:04X} is not allowed in YAML"
         problems.add(shown, at, "syntax", message)

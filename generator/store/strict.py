@@ -195,8 +195,8 @@ _DECODED = 1 << 20
 """Bytes decoded at a time when UTF-8 is only checked."""
 
 
-def checked_utf8(raw: bytes) -> str:
-    """``""`` when ``raw`` is UTF-8, decoded a block at a time and the text dropped;
+def check_utf8(raw: bytes) -> None:
+    """Refuse ``raw`` unless it is UTF-8, decoded a block at a time and the text dropped:
     raises ``raw.decode``'s own error (its position in the whole) when it is not."""
     decoder = codecs.getincrementaldecoder("utf-8")()
     view = memoryview(raw)
@@ -207,4 +207,3 @@ def checked_utf8(raw: bytes) -> str:
     except UnicodeDecodeError:
         raw.decode("utf-8")  # the error, located in the whole file
         raise  # pragma: no cover - the codec refuses the same bytes either way
-    return ""

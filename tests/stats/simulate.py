@@ -22,7 +22,7 @@ from typing import Literal
 import numpy as np
 from scipy import stats
 
-from generator.stats import narrow, paired, wide
+from generator.stats import crossing, narrow, paired, wide
 from generator.stats._arrays import Bounds, FloatArray
 
 Kind = Literal["narrow", "wide"]
@@ -158,7 +158,7 @@ def unpooled_score(k: FloatArray, n: FloatArray, confidence: float) -> Bounds:
     item its own cell (the variance collapses: 66-92% coverage at one draw an item)."""
     weights = np.full(k.shape[-1], 1.0 / k.shape[-1])
     scale = np.asarray(float(np.max(n)) / float(np.min(weights)))
-    block = max(1, min(narrow._GRID.size, narrow._WORKING_SET // k.size))
+    block = max(1, min(crossing.GRID.size, narrow._WORKING_SET // k.size))
     return narrow._score_bounds(k, n, weights, confidence, scale, narrow._Steps(block, block), None)
 
 
