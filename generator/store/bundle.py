@@ -1,18 +1,18 @@
 """Read one scan bundle in a single streaming pass into compact rows.
 
 Every bundle file is read once: its bytes are hashed (and compared with the manifest)
-while its lines are validated. Draws are kept as small tuples, never as model objects,
-and the values that repeat across rows and bundles (draw keys, line numbers, status
-tuples, grader, judge and label names) are kept once per volume (``Memo.pool``), so the
-rows of a volume cost about 360 bytes a draw with its verdict and panel votes (600
-candidates × 103 items × 10 draws: about 225 MB instead of 390 MB).
+while its lines are validated. Rows are kept as columns (``generator.store.columns``),
+never as model objects, built while the file streams; the values that repeat across rows
+and bundles (draw keys, status tuples, grader, judge and label names, rubric marks) are
+kept once per volume (``Memo.values``), so the rows of a volume cost under 100 bytes a
+draw with its verdict and panel votes (360 as lists of named tuples).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from generator.commitments import response_commitment
 from generator.models.bank import NumberCheck, PatternCheck
@@ -28,6 +28,7 @@ from generator.models.records import (
 from generator.rubric import marks_of
 from generator.store import rows
 from generator.store.bank import Bank
+from generator.store.columns import MAYBE_CODES, Builder, Values
 from generator.store.jsonl import (
     Bounds,
     Problems,
@@ -38,16 +39,13 @@ from generator.store.jsonl import (
 )
 from generator.store.paths import Layout, file_name_problem
 from generator.store.rowtypes import (
+    DRAWS,
+    PANEL,
+    VERDICTS,
     BundleData,
     DrawKey,
-    DrawRow,
-    PanelRow,
     QualificationRow,
-    VerdictRow,
-    new_draw,
     new_key,
-    new_verdict,
-    new_vote,
     record_key,
 )
 from generator.tier0 import run_check
@@ -66,10 +64,8 @@ class Memo:
     tier0: dict[tuple[str, str], bool] = field(default_factory=dict)
     """Tier 0 outcomes by (item, response): a check is a pure function of the two, and
     short responses repeat across draws and candidates."""
-    pool: dict[Any, Any] = field(default_factory=dict)
-    """One copy of each draw key, line number, status tuple and name the rows hold
-    (``rows.Pool``; no booleans, which equal 0 and 1):
-    at 618,000 draws, a key and an item name per row are 100 MB of duplicates."""
+    values: Values = field(default_factory=Values)
+    """One copy of each draw key, status tuple, name and rubric mark the rows refer to."""
 
 
 class PrivateText(NamedTuple):
@@ -112,17 +108,17 @@ def _read_draws(
     # Per-record work is kept to local names: this loop runs once per draw of the volume.
     heldout = bank.heldout
     checks: dict[str, NumberCheck | PatternCheck | None] = {}
-    append = bundle.draws.append
-    tier0_memo, pool = memo.tier0, memo.pool
+    tier0_memo, values = memo.tier0, memo.values
+    rows_out = Builder(DRAWS, values)
+    add, made, number, key_of = rows_out.add, values.made, values.number, values.items.__getitem__
     for line, draw in iter_jsonl(
         bundle.directory / "draws.jsonl", Draw, shown, problems, bounds, result
     ):
-        key = rows.shared_key(pool, (draw.item, draw.half, draw.draw), new_key)
+        key = key_of(at := made((draw.item, draw.half, draw.draw), new_key))
         item = key.item
         text = response = draw.response
         committed = draw.response_commitment
         statuses = tuple([a.status for a in draw.attempts])
-        statuses = pool.setdefault(statuses, statuses)
         lost = statuses[-1] in LOST_STATUSES  # Draw.lost, without two property calls
         if item in heldout:
             if response is not None:
@@ -153,7 +149,8 @@ def _read_draws(
                     if len(text) <= MEMO_CHARS:
                         tier0_memo[(item, text)] = tier0
         has_text = response is not None or committed is not None
-        append(new_draw((pool.setdefault(line, line), key, statuses, lost, has_text, tier0)))
+        add((line, at, number(statuses), lost, has_text, MAYBE_CODES[tier0]))
+    bundle.draws = rows_out.done()
 
 
 class _Where(NamedTuple):
@@ -230,8 +227,7 @@ def scan_bundle(
         else None
     )
     raw = store.get(rows.NAMESPACE, found[0]) if store is not None and found else None
-    types = (DrawKey, DrawRow, VerdictRow, PanelRow)
-    restored = rows.restore(raw, *types, pool=memo.pool) if raw else None
+    restored = rows.restore(raw, memo.values) if raw else None
     bundle = _scan(layout, volume, slug, bank, bounds, problems, memo, restored)
     if (
         remember is not None
@@ -340,33 +336,34 @@ def _read_file(
 ) -> StreamResult:
     """Read one listed file into the bundle's rows; what the stream saw (hash, size)."""
     result = StreamResult()
-    pool = memo.pool
-    share = pool.setdefault
+    values = memo.values
+    made, number = values.made, values.number
     if name == "draws.jsonl":
         _read_draws(bundle, layout, bank, volume, bounds, problems, result, memo)
     elif name == "verdicts.jsonl":
-        verdicts = bundle.verdicts
+        verdicts = Builder(VERDICTS, values)
         for line, v in iter_jsonl(path, Verdict, shown, problems, bounds, result):
-            key = rows.shared_key(pool, (v.item, v.half, v.draw), new_key)
             marks = None if v.rubric is None else marks_of(v.rubric)
             row = (
-                share(line, line),
-                key,
+                line,
+                made((v.item, v.half, v.draw), new_key),
                 v.tier,
-                share(v.grader, v.grader),
-                share(v.verdict, v.verdict),
+                number(v.grader),
+                number(v.verdict),
                 v.borderline,
                 bool(v.evidence),
-                share(v.label, v.label),
-                marks,
+                number(v.label),
+                number(marks),
             )
-            verdicts.append(new_verdict(row))
+            verdicts.add(row)
+        bundle.verdicts = verdicts.done()
     elif name == "panel.jsonl":
-        panel = bundle.panel
+        panel = Builder(PANEL, values)
         for line, p in iter_jsonl(path, PanelVote, shown, problems, bounds, result):
-            key = rows.shared_key(pool, (p.item, p.half, p.draw), new_key)
-            names = tuple(share(x, x) for x in (p.judge, p.family, p.vote, p.why, p.label))
-            panel.append(new_vote((share(line, line), key, *names)))
+            key = made((p.item, p.half, p.draw), new_key)
+            names = [number(x) for x in (p.judge, p.family, p.vote, p.why, p.label)]
+            panel.add((line, key, *names))
+        bundle.panel = panel.done()
     elif name == "qualification.jsonl":
         for line, q in iter_jsonl(path, Qualification, shown, problems, bounds, result):
             bundle.qualification.append(QualificationRow(line, q))
