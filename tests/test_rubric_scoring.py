@@ -183,7 +183,7 @@ def test_row_form_round_trips_through_json() -> None:
 
 def test_bundle_rows_with_rubric_grades_survive_the_result_cache() -> None:
     from generator.store import rows
-    from generator.store.rowtypes import DrawKey, VerdictRow
+    from generator.store.rowtypes import DrawKey, DrawRow, PanelRow, VerdictRow
 
     grade = marks_of(RubricGrade.model_validate(_verdict("pass", False)["rubric"]))
     key = DrawKey("adv-001", "A", 1)
@@ -192,6 +192,8 @@ def test_bundle_rows_with_rubric_grades_survive_the_result_cache() -> None:
         VerdictRow(4, key._replace(draw=2), 1, "g", "fail", True, True, "fail", None),
     ]
     files = dict.fromkeys(rows.FILES, "0" * 64)
-    restored = rows.restore(rows.dump([], verdicts, [], files))
+    restored = rows.restore(
+        rows.dump([], verdicts, [], files), DrawKey, DrawRow, VerdictRow, PanelRow
+    )
     assert restored is not None and restored.verdicts == verdicts
     assert isinstance(restored.verdicts[0].rubric, Marks)

@@ -40,12 +40,7 @@ def _shuffled(data: VolumeData) -> VolumeData:
         rng.shuffle(draws)
         rng.shuffle(verdicts)
         rng.shuffle(panel)
-        bundles[slug] = replace(
-            b,
-            draws=b.draws.like(draws),
-            verdicts=b.verdicts.like(verdicts),
-            panel=b.panel.like(panel),
-        )
+        bundles[slug] = replace(b, draws=draws, verdicts=verdicts, panel=panel)
     return replace(data, bundles=bundles)
 
 
@@ -65,7 +60,7 @@ def _unknown_item(ctx: AuditContext, bundle: BundleData) -> str | None:
     ]
     before, after = (
         _tally(ctx, bundle),
-        _tally(ctx, replace(bundle, verdicts=bundle.verdicts.like([*bundle.verdicts, *extra]))),
+        _tally(ctx, replace(bundle, verdicts=[*bundle.verdicts, *extra])),
     )
     if (
         after.k < before.k
@@ -82,8 +77,8 @@ def _removed_draw(ctx: AuditContext, bundle: BundleData) -> str | None:
     gone = lost[0].key
     trimmed = replace(
         bundle,
-        draws=bundle.draws.keep(lambda d: d.key != gone),
-        verdicts=bundle.verdicts.keep(lambda v: v.key != gone),
+        draws=[d for d in bundle.draws if d.key != gone],
+        verdicts=[v for v in bundle.verdicts if v.key != gone],
     )
     items = {m.id for m in ctx.items}
     protocol = ctx.data.volume.protocol

@@ -56,8 +56,8 @@ def _known_items(category: dict[str, str], bundle: BundleData) -> BundleData:
         return bundle
     return replace(
         bundle,
-        verdicts=bundle.verdicts.keep(lambda v: known(v.key.item)),
-        panel=bundle.panel.keep(lambda p: known(p.key.item)),
+        verdicts=[v for v in bundle.verdicts if known(v.key.item)],
+        panel=[p for p in bundle.panel if known(p.key.item)],
     )
 
 

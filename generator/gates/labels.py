@@ -251,7 +251,7 @@ def independent_only(ctx: GateContext, bundle: BundleData) -> BundleData:
     seats = adjudication_seat(ctx.data.volume)
     if not seats or not any(p.judge in seats for p in bundle.panel):
         return bundle
-    return replace(bundle, panel=bundle.panel.keep(lambda p: p.judge not in seats))
+    return replace(bundle, panel=[p for p in bundle.panel if p.judge not in seats])
 
 
 def check_history(

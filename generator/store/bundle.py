@@ -1,18 +1,19 @@
 """Read one scan bundle in a single streaming pass into compact rows.
 
 Every bundle file is read once: its bytes are hashed (and compared with the manifest)
-while its lines are validated. Rows are kept as columns (``generator.store.columns``),
-never as model objects, built while the file streams; the values that repeat across rows
-and bundles (draw keys, status tuples, grader, judge and label names, rubric marks) are
-kept once per volume (``Memo.values``), so the rows of a volume cost under 100 bytes a
-draw with its verdict and panel votes (360 as lists of named tuples).
+while its lines are validated. Draws are kept as small tuples, never as model objects,
+and the values that repeat across rows and bundles (draw keys, line numbers, status
+tuples, grader, judge and label names, and whole rows) are kept once per volume
+(``Memo.pool``), so a bundle's lists hold pointers to shared rows: at 600 candidates ×
+103 items × 10 draws the rows cost about 40 bytes a draw with its verdict and panel
+votes (360 with a tuple a row).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from generator.commitments import response_commitment
 from generator.models.bank import NumberCheck, PatternCheck
@@ -28,7 +29,6 @@ from generator.models.records import (
 from generator.rubric import marks_of
 from generator.store import rows
 from generator.store.bank import Bank
-from generator.store.columns import MAYBE_CODES, Builder, Values
 from generator.store.jsonl import (
     Bounds,
     Problems,
@@ -39,13 +39,16 @@ from generator.store.jsonl import (
 )
 from generator.store.paths import Layout, file_name_problem
 from generator.store.rowtypes import (
-    DRAWS,
-    PANEL,
-    VERDICTS,
     BundleData,
     DrawKey,
+    DrawRow,
+    PanelRow,
     QualificationRow,
+    VerdictRow,
+    new_draw,
     new_key,
+    new_verdict,
+    new_vote,
     record_key,
 )
 from generator.tier0 import run_check
@@ -64,8 +67,10 @@ class Memo:
     tier0: dict[tuple[str, str], bool] = field(default_factory=dict)
     """Tier 0 outcomes by (item, response): a check is a pure function of the two, and
     short responses repeat across draws and candidates."""
-    values: Values = field(default_factory=Values)
-    """One copy of each draw key, status tuple, name and rubric mark the rows refer to."""
+    pool: dict[Any, Any] = field(default_factory=dict)
+    """One copy of each draw key, line number, status tuple, name and row the bundles
+    hold (``rows.Pool``; no booleans, which equal 0 and 1): at 618,000 draws, a row
+    object per draw, verdict and vote is 200 MB of mostly equal tuples."""
 
 
 class PrivateText(NamedTuple):
@@ -108,17 +113,17 @@ def _read_draws(
     # Per-record work is kept to local names: this loop runs once per draw of the volume.
     heldout = bank.heldout
     checks: dict[str, NumberCheck | PatternCheck | None] = {}
-    tier0_memo, values = memo.tier0, memo.values
-    rows_out = Builder(DRAWS, values)
-    add, made, number, key_of = rows_out.add, values.made, values.number, values.items.__getitem__
+    append = bundle.draws.append
+    tier0_memo, pool = memo.tier0, memo.pool
     for line, draw in iter_jsonl(
         bundle.directory / "draws.jsonl", Draw, shown, problems, bounds, result
     ):
-        key = key_of(at := made((draw.item, draw.half, draw.draw), new_key))
+        key = rows.shared(pool, (draw.item, draw.half, draw.draw), new_key)
         item = key.item
         text = response = draw.response
         committed = draw.response_commitment
         statuses = tuple([a.status for a in draw.attempts])
+        statuses = pool.setdefault(statuses, statuses)
         lost = statuses[-1] in LOST_STATUSES  # Draw.lost, without two property calls
         if item in heldout:
             if response is not None:
@@ -149,8 +154,8 @@ def _read_draws(
                     if len(text) <= MEMO_CHARS:
                         tier0_memo[(item, text)] = tier0
         has_text = response is not None or committed is not None
-        add((line, at, number(statuses), lost, has_text, MAYBE_CODES[tier0]))
-    bundle.draws = rows_out.done()
+        row = (pool.setdefault(line, line), key, statuses, lost, has_text, tier0)
+        append(rows.shared(pool, row, new_draw))
 
 
 class _Where(NamedTuple):
@@ -227,7 +232,8 @@ def scan_bundle(
         else None
     )
     raw = store.get(rows.NAMESPACE, found[0]) if store is not None and found else None
-    restored = rows.restore(raw, memo.values) if raw else None
+    types = (DrawKey, DrawRow, VerdictRow, PanelRow)
+    restored = rows.restore(raw, *types, pool=memo.pool) if raw else None
     bundle = _scan(layout, volume, slug, bank, bounds, problems, memo, restored)
     if (
         remember is not None
@@ -336,34 +342,33 @@ def _read_file(
 ) -> StreamResult:
     """Read one listed file into the bundle's rows; what the stream saw (hash, size)."""
     result = StreamResult()
-    values = memo.values
-    made, number = values.made, values.number
+    pool = memo.pool
+    share = pool.setdefault
     if name == "draws.jsonl":
         _read_draws(bundle, layout, bank, volume, bounds, problems, result, memo)
     elif name == "verdicts.jsonl":
-        verdicts = Builder(VERDICTS, values)
+        verdicts = bundle.verdicts
         for line, v in iter_jsonl(path, Verdict, shown, problems, bounds, result):
+            key = rows.shared(pool, (v.item, v.half, v.draw), new_key)
             marks = None if v.rubric is None else marks_of(v.rubric)
             row = (
-                line,
-                made((v.item, v.half, v.draw), new_key),
+                share(line, line),
+                key,
                 v.tier,
-                number(v.grader),
-                number(v.verdict),
+                share(v.grader, v.grader),
+                share(v.verdict, v.verdict),
                 v.borderline,
                 bool(v.evidence),
-                number(v.label),
-                number(marks),
+                share(v.label, v.label),
+                marks,
             )
-            verdicts.add(row)
-        bundle.verdicts = verdicts.done()
+            verdicts.append(rows.shared(pool, row, new_verdict))
     elif name == "panel.jsonl":
-        panel = Builder(PANEL, values)
+        panel = bundle.panel
         for line, p in iter_jsonl(path, PanelVote, shown, problems, bounds, result):
-            key = made((p.item, p.half, p.draw), new_key)
-            names = [number(x) for x in (p.judge, p.family, p.vote, p.why, p.label)]
-            panel.add((line, key, *names))
-        bundle.panel = panel.done()
+            key = rows.shared(pool, (p.item, p.half, p.draw), new_key)
+            names = tuple(share(x, x) for x in (p.judge, p.family, p.vote, p.why, p.label))
+            panel.append(rows.shared(pool, (share(line, line), key, *names), new_vote))
     elif name == "qualification.jsonl":
         for line, q in iter_jsonl(path, Qualification, shown, problems, bounds, result):
             bundle.qualification.append(QualificationRow(line, q))

@@ -16,17 +16,17 @@ lines) are always read from the files themselves.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import astuple
+from functools import partial
 from typing import Any, NamedTuple
 
 from generator import cache
 from generator.commitments import SECRET_FILE
 from generator.hashing import sha256_file
 from generator.rubric import marks_from_json
-from generator.store.columns import Columns, Values
 from generator.store.jsonl import Bounds
 from generator.store.paths import Layout
-from generator.store.rowtypes import DRAWS, PANEL, VERDICTS, Draws, Panel, Verdicts
 
 NAMESPACE = "bundle-rows"
 
@@ -71,7 +71,7 @@ def bundle_key(
     return entry_key, hashes
 
 
-def dump(draws: Draws, verdicts: Verdicts, panel: Panel, files: dict[str, str]) -> bytes:
+def dump(draws: list[Any], verdicts: list[Any], panel: list[Any], files: dict[str, str]) -> bytes:
     """A bundle's rows as one compact JSON document."""
     return json.dumps(
         {
@@ -84,18 +84,41 @@ def dump(draws: Draws, verdicts: Verdicts, panel: Panel, files: dict[str, str]) 
     ).encode()
 
 
+Pool = dict[Any, Any]
+"""One copy of each value the rows of a volume repeat (draw keys, line numbers, status
+tuples, names; never booleans, which equal 0 and 1), and of each row: keyed by itself,
+rows refer to the copy and bundles to the row, so repeats cost a pointer, not an object.
+
+Whole rows repeat across candidates: the same line holds the same draw in every bundle
+written in schedule order, with one of a few outcomes (at 600 synthetic candidates,
+618,000 draws are 5,101 distinct rows, 618,000 verdicts 5,804 and 329,175 panel votes
+111,537). Each row is a tuple (about 100 bytes) kept once; a bundle's list holds a
+pointer a row. The pool lives while a volume is read (``Memo``), not after."""
+
+
+def shared(pool: Pool, fields: tuple[Any, ...], make: Callable[[Any], Any]) -> Any:
+    """The named tuple ``make(fields)`` (a draw key, a row) from ``pool``, added on first
+    sight. A named tuple equals the plain tuple of its fields and hashes like it, so the
+    plain one finds it."""
+    found = pool.get(fields)
+    if found is None:
+        found = pool[fields] = make(fields)
+    return found
+
+
 class Restored(NamedTuple):
     """A bundle's rows from the cache, and the SHA-256 of the files they came from."""
 
-    draws: Draws
-    verdicts: Verdicts
-    panel: Panel
+    draws: list[Any]
+    verdicts: list[Any]
+    panel: list[Any]
     files: dict[str, str]
 
 
 def _shaped(lists: tuple[Any, Any, Any]) -> bool:
     """Whether draws, verdicts and panel votes are lists of rows of their widths, each
-    starting with an ``int`` line number (not a ``bool``, which JSON also gives)."""
+    starting with an ``int`` line number (a ``bool`` in a damaged entry would enter the
+    pool as 0 or 1 for every row after it)."""
     for found, width in zip(lists, (8, 11, 9), strict=True):
         if not isinstance(found, list) or any(
             not isinstance(r, list) or len(r) != width or type(r[0]) is not int for r in found
@@ -104,39 +127,68 @@ def _shaped(lists: tuple[Any, Any, Any]) -> bool:
     return True
 
 
-def _fields(rows: list[list[Any]], width: int) -> list[Any]:
-    """The fields of ``rows`` with the three of the draw key as one (fields 1 to 3)."""
-    fields = list(zip(*rows, strict=True)) or [()] * width
-    return [fields[0], list(zip(fields[1], fields[2], fields[3], strict=True)), *fields[4:]]
+def _shared(share: Callable[[Any, Any], Any], statuses: list[Any]) -> Any:
+    """The pooled tuple of a draw's statuses (a list in the entry)."""
+    found = tuple(statuses)
+    return share(found, found)
 
 
 FILES = ("draws.jsonl", "verdicts.jsonl", "panel.jsonl")
 """The bundle files whose rows an entry holds."""
 
 
-def restore(raw: bytes, values: Values | None = None) -> Restored | None:
-    """Rows from ``dump`` as columns whose values are kept in ``values`` (one per
-    volume); None if the entry is damaged."""
-    values = Values() if values is None else values
+def restore(
+    raw: bytes,
+    key_type: type,
+    draw_type: type,
+    verdict_type: type,
+    vote_type: type,
+    pool: Pool | None = None,
+) -> Restored | None:
+    """Rows from ``dump`` as the given named tuples (``generator.store.bundle``'s, passed
+    in because that module imports this one); None if the entry is damaged. Repeated
+    keys, status tuples, names and whole rows are taken from ``pool`` (``shared``)."""
+    make = partial(tuple.__new__, key_type)
+    draw, verdict, vote = (partial(tuple.__new__, t) for t in (draw_type, verdict_type, vote_type))
+    pool = {} if pool is None else pool
+    share = pool.setdefault
+
+    def new_key(fields: list[Any]) -> Any:
+        return shared(pool, tuple(fields), make)
+
     try:
         data = json.loads(raw)
         if not _shaped((data["draws"], data["verdicts"], data["panel"])):
             return None
-        draws = _fields(data["draws"], 8)
-        draws[2] = [tuple(s) for s in draws[2]]  # status tuples are lists in the entry
-        verdicts = _fields(data["verdicts"], 11)
-        verdicts[-1] = [None if r is None else marks_from_json(r) for r in verdicts[-1]]
+        draws: list[Any] = [
+            shared(pool, (share(r[0], r[0]), new_key(r[1:4]), _shared(share, r[4]), *r[5:]), draw)
+            for r in data["draws"]
+        ]
+        # Rubric grades (the last field) are rare: no call for the rows without them.
+        verdicts: list[Any] = [
+            shared(
+                pool,
+                (
+                    share(r[0], r[0]),
+                    new_key(r[1:4]),
+                    r[4],
+                    share(r[5], r[5]),
+                    share(r[6], r[6]),
+                    *r[7:9],
+                    share(r[9], r[9]),
+                    None if r[10] is None else marks_from_json(r[10]),
+                ),
+                verdict,
+            )
+            for r in data["verdicts"]
+        ]
+        panel: list[Any] = [
+            shared(pool, (share(r[0], r[0]), new_key(r[1:4]), *[share(x, x) for x in r[4:]]), vote)
+            for r in data["panel"]
+        ]
         files = {str(k): str(v) for k, v in data["files"].items()}
-        restored = Restored(
-            Columns.of_fields(DRAWS, values, draws),
-            Columns.of_fields(VERDICTS, values, verdicts),
-            Columns.of_fields(PANEL, values, _fields(data["panel"], 9)),
-            files,
-        )
-    except (ValueError, KeyError, TypeError, IndexError, AttributeError, OverflowError):
-        return None
-    except RecursionError:  # an entry nested past the stack is damaged too
-        return None
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError, RecursionError):
+        return None  # RecursionError: an entry nested past the stack is damaged too
     if not set(FILES) <= set(files):
         return None
-    return restored
+    return Restored(draws, verdicts, panel, files)

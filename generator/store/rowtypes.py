@@ -1,6 +1,5 @@
-"""The rows of a loaded bundle: named tuples (never model objects), kept as columns
-(``generator.store.columns``), so memory stays bounded at 600 candidates × 103 items × 10
-draws."""
+"""The compact rows a loaded bundle is kept as (tuples, never model objects), so memory
+stays bounded at 60 candidates × 103 items × 10 draws."""
 
 from __future__ import annotations
 
@@ -12,7 +11,6 @@ from typing import NamedTuple
 from generator.models.bundle import BundleManifest
 from generator.models.records import Draw, PanelVote, PrivateResponse, Qualification, Verdict
 from generator.rubric import Marks
-from generator.store.columns import FLAG, KEY, MAYBE, NUMBER, VALUE, Columns, Schema, Values
 from generator.store.paths import Layout
 
 
@@ -71,35 +69,6 @@ class QualificationRow(NamedTuple):
     record: Qualification
 
 
-# Rows are built with ``tuple.__new__`` (a C call): a NamedTuple's own ``__new__`` and
-# ``_make`` are Python functions, one more call per record, and a volume has hundreds of
-# thousands of records.
-new_key = partial(tuple.__new__, DrawKey)
-
-DRAWS = Schema(DrawRow, NUMBER + KEY + VALUE + FLAG + FLAG + MAYBE, new_key)
-VERDICTS = Schema(VerdictRow, NUMBER + KEY + NUMBER + VALUE * 2 + FLAG * 2 + VALUE * 2, new_key)
-PANEL = Schema(PanelRow, NUMBER + KEY + VALUE * 5, new_key)
-
-Draws = Columns[DrawRow]
-Verdicts = Columns[VerdictRow]
-Panel = Columns[PanelRow]
-
-
-def no_draws() -> Draws:
-    """An empty column of draws."""
-    return Columns.of(DRAWS, Values(), [])
-
-
-def no_verdicts() -> Verdicts:
-    """An empty column of verdicts."""
-    return Columns.of(VERDICTS, Values(), [])
-
-
-def no_votes() -> Panel:
-    """An empty column of panel votes."""
-    return Columns.of(PANEL, Values(), [])
-
-
 @dataclass
 class BundleData:
     """One bundle, validated and summarised."""
@@ -107,15 +76,24 @@ class BundleData:
     slug: str
     directory: Path
     manifest: BundleManifest
-    draws: Draws = field(default_factory=no_draws)
-    verdicts: Verdicts = field(default_factory=no_verdicts)
-    panel: Panel = field(default_factory=no_votes)
+    draws: list[DrawRow] = field(default_factory=list)
+    verdicts: list[VerdictRow] = field(default_factory=list)
+    panel: list[PanelRow] = field(default_factory=list)
     qualification: list[QualificationRow] = field(default_factory=list)
     file_sha256: dict[str, str] = field(default_factory=dict)
 
     def shown(self, layout: Layout, name: str) -> str:
         """Path of one of the bundle's files, as messages print it."""
         return layout.rel(self.directory / name)
+
+
+# Rows are built with ``tuple.__new__`` (a C call): a NamedTuple's own ``__new__`` and
+# ``_make`` are Python functions, one more call per record, and a volume has hundreds of
+# thousands of records.
+new_key = partial(tuple.__new__, DrawKey)
+new_draw = partial(tuple.__new__, DrawRow)
+new_verdict = partial(tuple.__new__, VerdictRow)
+new_vote = partial(tuple.__new__, PanelRow)
 
 
 def record_key(record: Draw | Verdict | PanelVote | PrivateResponse) -> DrawKey:

@@ -50,12 +50,12 @@ def public_view(data: VolumeData) -> VolumeData:
     bundles = {
         slug: replace(
             bundle,
-            draws=bundle.draws.like(
+            draws=[
                 d._replace(tier0_pass=None)
                 if d.key.item in heldout and d.tier0_pass is not None
                 else d
                 for d in bundle.draws
-            ),
+            ],
         )
         for slug, bundle in data.bundles.items()
     }

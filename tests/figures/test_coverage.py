@@ -20,7 +20,7 @@ from generator.render.provenance import provenance
 from generator.site.published import PublishedVolume
 from generator.site.results import results_page
 from generator.store import Layout, load_volume
-from generator.store.rowtypes import DrawRow
+from generator.store.rowtypes import new_draw
 from tests.conftest import CliRun
 from tests.factories import edit_volume
 
@@ -87,12 +87,10 @@ def test_refusals_are_their_own_category_and_the_schedule_is_the_denominator(
     protocol = data.volume.protocol
     before = coverage_of(bundle, items, protocol)
     first, second, *rest = bundle.draws
-    refused = DrawRow(
-        first.line, first.key, ("provider_error", "content_filter"), False, True, None
+    refused = new_draw(
+        (first.line, first.key, ("provider_error", "content_filter"), False, True, None)
     )
-    changed = replace(
-        bundle, draws=bundle.draws.like([refused, *rest])
-    )  # ``second`` is no longer recorded
+    changed = replace(bundle, draws=[refused, *rest])  # ``second`` is no longer recorded
     after = coverage_of(changed, items, protocol)
     assert after.scheduled == before.scheduled
     assert after.refused == before.refused + 1

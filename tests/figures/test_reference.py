@@ -197,7 +197,7 @@ def test_an_adjudication_seat_decides_and_is_no_independent_vote(root: Path) -> 
         for v in judged
         if v.verdict in ("pass", "fail")
     ]
-    seated = replace(bundle, panel=bundle.panel.like([*bundle.panel, *votes]))
+    seated = replace(bundle, panel=[*bundle.panel, *votes])
     halves = list(volume.protocol.halves)
     by_seat = tally_bundle(seated, index, halves, volume)
     by_grader = tally_bundle(bundle, index, halves)

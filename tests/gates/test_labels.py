@@ -246,9 +246,7 @@ def test_an_adjudication_reference_needs_one_label_of_its_seat_per_judged_draw(
     votes = [template._replace(key=k, judge=seat) for k in judged[1:]]  # the first unlabelled
     votes.append(votes[-1])  # the last labelled twice
     out = Findings("agreement")
-    labels.check_reference(
-        ctx, replace(bundle, panel=bundle.panel.like([*bundle.panel, *votes])), out
-    )
+    labels.check_reference(ctx, replace(bundle, panel=[*bundle.panel, *votes]), out)
     path = f"bundles/{VOL}/{bundle.slug}/panel.jsonl"
     first, last = judged[0], judged[-1]
     assert [(f.rule, f.path, f.line, f.message) for f in out.items] == [
@@ -267,9 +265,7 @@ def test_an_adjudication_reference_needs_one_label_of_its_seat_per_judged_draw(
             f"{last.item} {last.half}{last.draw}",
         ),
     ]
-    independent = labels.independent_only(
-        ctx, replace(bundle, panel=bundle.panel.like([*bundle.panel, *votes]))
-    )
+    independent = labels.independent_only(ctx, replace(bundle, panel=[*bundle.panel, *votes]))
     assert independent.panel == bundle.panel  # the seat takes no part in agreement
     # It settles the panel's labels, so it decides only draws the whole panel re-grades.
     fraction = Findings("agreement")

@@ -97,17 +97,18 @@ def test_a_damaged_entry_is_read_again(root: Path) -> None:
 
 
 def test_an_entry_with_a_boolean_line_is_damaged() -> None:
-    """A ``true`` line number (JSON gives booleans where ints are expected) is damage."""
+    """Line numbers are pooled per volume: a ``true`` would stand for line 1 everywhere."""
     from generator.store import rows
-    from generator.store.columns import Values
+    from generator.store.rowtypes import DrawKey, DrawRow, PanelRow, VerdictRow
 
     def entry(line: object) -> bytes:
         draw = [line, "item-1", "A", 1, ["ok"], False, True, None]
         files = {name: "0" * 64 for name in rows.FILES}
         return json.dumps({"draws": [draw], "verdicts": [], "panel": [], "files": files}).encode()
 
-    values = Values()
-    restored = rows.restore(entry(1), values)
+    types = (DrawKey, DrawRow, VerdictRow, PanelRow)
+    pool: rows.Pool = {}
+    restored = rows.restore(entry(1), *types, pool=pool)
     assert restored is not None and restored.draws[0].line == 1
-    assert type(restored.draws[0].line) is int
-    assert rows.restore(entry(True), values) is None
+    assert rows.restore(entry(True), *types, pool=pool) is None
+    assert type(pool[1]) is int
