@@ -3,9 +3,10 @@
 Every bundle file is read once: its bytes are hashed (and compared with the manifest)
 while its lines are validated. Draws are kept as small tuples, never as model objects,
 and the values that repeat across rows and bundles (draw keys, line numbers, status
-tuples, grader, judge and label names) are kept once per volume (``Memo.pool``), so the
-rows of a volume cost about 360 bytes a draw with its verdict and panel votes (600
-candidates × 103 items × 10 draws: about 225 MB instead of 390 MB).
+tuples, grader, judge and label names, and whole rows) are kept once per volume
+(``Memo.pool``), so a bundle's lists hold pointers to shared rows: at 600 candidates ×
+103 items × 10 draws the rows cost about 40 bytes a draw with its verdict and panel
+votes (360 with a tuple a row).
 """
 
 from __future__ import annotations
@@ -67,9 +68,9 @@ class Memo:
     """Tier 0 outcomes by (item, response): a check is a pure function of the two, and
     short responses repeat across draws and candidates."""
     pool: dict[Any, Any] = field(default_factory=dict)
-    """One copy of each draw key, line number, status tuple and name the rows hold
-    (``rows.Pool``; no booleans, which equal 0 and 1):
-    at 618,000 draws, a key and an item name per row are 100 MB of duplicates."""
+    """One copy of each draw key, line number, status tuple, name and row the bundles
+    hold (``rows.Pool``; no booleans, which equal 0 and 1): at 618,000 draws, a row
+    object per draw, verdict and vote is 200 MB of mostly equal tuples."""
 
 
 class PrivateText(NamedTuple):
@@ -117,7 +118,7 @@ def _read_draws(
     for line, draw in iter_jsonl(
         bundle.directory / "draws.jsonl", Draw, shown, problems, bounds, result
     ):
-        key = rows.shared_key(pool, (draw.item, draw.half, draw.draw), new_key)
+        key = rows.shared(pool, (draw.item, draw.half, draw.draw), new_key)
         item = key.item
         text = response = draw.response
         committed = draw.response_commitment
@@ -153,7 +154,8 @@ def _read_draws(
                     if len(text) <= MEMO_CHARS:
                         tier0_memo[(item, text)] = tier0
         has_text = response is not None or committed is not None
-        append(new_draw((pool.setdefault(line, line), key, statuses, lost, has_text, tier0)))
+        row = (pool.setdefault(line, line), key, statuses, lost, has_text, tier0)
+        append(rows.shared(pool, row, new_draw))
 
 
 class _Where(NamedTuple):
@@ -347,7 +349,7 @@ def _read_file(
     elif name == "verdicts.jsonl":
         verdicts = bundle.verdicts
         for line, v in iter_jsonl(path, Verdict, shown, problems, bounds, result):
-            key = rows.shared_key(pool, (v.item, v.half, v.draw), new_key)
+            key = rows.shared(pool, (v.item, v.half, v.draw), new_key)
             marks = None if v.rubric is None else marks_of(v.rubric)
             row = (
                 share(line, line),
@@ -360,13 +362,13 @@ def _read_file(
                 share(v.label, v.label),
                 marks,
             )
-            verdicts.append(new_verdict(row))
+            verdicts.append(rows.shared(pool, row, new_verdict))
     elif name == "panel.jsonl":
         panel = bundle.panel
         for line, p in iter_jsonl(path, PanelVote, shown, problems, bounds, result):
-            key = rows.shared_key(pool, (p.item, p.half, p.draw), new_key)
+            key = rows.shared(pool, (p.item, p.half, p.draw), new_key)
             names = tuple(share(x, x) for x in (p.judge, p.family, p.vote, p.why, p.label))
-            panel.append(new_vote((share(line, line), key, *names)))
+            panel.append(rows.shared(pool, (share(line, line), key, *names), new_vote))
     elif name == "qualification.jsonl":
         for line, q in iter_jsonl(path, Qualification, shown, problems, bounds, result):
             bundle.qualification.append(QualificationRow(line, q))

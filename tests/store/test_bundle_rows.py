@@ -162,3 +162,19 @@ def test_the_garbage_collector_is_left_as_it_was(root: Path, enabled: bool) -> N
         assert gc.isenabled() == enabled
     finally:
         (gc.enable if was else gc.disable)()
+
+
+@pytest.mark.parametrize("cache", [False, True])
+def test_equal_rows_are_one_object(root: Path, cache: bool) -> None:
+    """A row that repeats across bundles (same line, draw and outcome) is kept once, also
+    when the bundles come back from the result cache; equal rows keep their types."""
+    layout = Layout.at(root, root / ".private", cache=root.parent / "cache" if cache else False)
+    for _ in range(1 + cache):  # with the cache: the second read restores every bundle
+        data = load_volume(layout, VOL1, strict=False)
+    for name in ("draws", "verdicts", "panel"):
+        seen: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+        for bundle in data.bundles.values():
+            for row in getattr(bundle, name):
+                assert seen.setdefault(row, row) is row
+                assert isinstance(row.key, DrawKey) and type(row.line) is int
+        assert len(seen) < sum(len(getattr(b, name)) for b in data.bundles.values())
