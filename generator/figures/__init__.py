@@ -15,7 +15,7 @@ from typing import Any
 from generator import __version__, receipts
 from generator.canonical import write_bytes
 from generator.errors import InputError, Problem
-from generator.figures.computed import Computed, compared
+from generator.figures.computed import Computed
 from generator.figures.reading import read_registry
 from generator.hashing import sha256_file
 from generator.models.figures import Figure, FiguresRegistry, registry_chunks
@@ -255,7 +255,7 @@ def verify(
             out.append(_mismatch(fid, "is computed but not registered (run `probepress figures`)"))
         elif fid not in fresh:
             out.append(_mismatch(fid, "is registered but no longer computed"))
-        elif compared(old) != fresh.text(fid):
+        elif not fresh.same(fid, old):
             out.append(_mismatch(fid, difference(old, fresh[fid])))
     return out
 

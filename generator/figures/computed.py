@@ -37,16 +37,27 @@ class Computed(Mapping[str, Figure]):
         self._sources: dict[str, list[Source]] = {}
         self._lists: dict[tuple[int, ...], list[Source]] = {}
         """Each distinct source list once (the ``Source`` models are shared already)."""
+        self._dumps: dict[int, list[dict[str, Any]]] = {}
+        """Each distinct source list dumped once, by the list's id (kept in ``_lists``)."""
 
     def add(self, figure: Figure) -> None:
         """Keep a validated figure (under its id)."""
-        self._texts[figure.id] = compared(figure)
+        self[figure.id] = figure
+
+    def __setitem__(self, fid: str, figure: Figure) -> None:
+        self._texts[fid] = compared(figure)
         key = tuple(id(s) for s in figure.sources)
-        self._sources[figure.id] = self._lists.setdefault(key, figure.sources)
+        self._sources[fid] = self._lists.setdefault(key, figure.sources)
 
     def text(self, fid: str) -> str:
         """``compared`` of figure ``fid``."""
         return self._texts[fid]
+
+    def same(self, fid: str, registered: Figure) -> bool:
+        """Whether ``registered`` agrees with figure ``fid`` on every field but
+        ``sources`` (``compared`` texts equal, without encoding the registered one)."""
+        fields: dict[str, Any] = json.loads(self._texts[fid])
+        return registered.model_dump(mode="json", exclude={"sources"}) == fields
 
     def sources(self, fid: str) -> list[Source]:
         return self._sources[fid]
@@ -54,7 +65,11 @@ class Computed(Mapping[str, Figure]):
     def dumped(self, fid: str) -> dict[str, Any]:
         """``model_dump(mode="json")`` of figure ``fid``, from its text."""
         out: dict[str, Any] = json.loads(self._texts[fid])
-        out["sources"] = [s.model_dump(mode="json") for s in self._sources[fid]]
+        listed = self._sources[fid]
+        dumps = self._dumps.get(id(listed))
+        if dumps is None:
+            dumps = self._dumps[id(listed)] = [s.model_dump(mode="json") for s in listed]
+        out["sources"] = dumps  # shared: read, never changed, by the registry's writer
         return out
 
     def sorted(self) -> Computed:
@@ -63,7 +78,7 @@ class Computed(Mapping[str, Figure]):
         for fid in sorted(self._texts):
             out._texts[fid] = self._texts[fid]
             out._sources[fid] = self._sources[fid]
-        out._lists = self._lists
+        out._lists, out._dumps = self._lists, self._dumps
         return out
 
     def __getitem__(self, fid: str) -> Figure:
