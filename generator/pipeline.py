@@ -14,11 +14,11 @@ from dataclasses import dataclass
 
 from generator import figures
 from generator.errors import InputError
-from generator.models.figures import Figure
+from generator.figures.computed import Computed
 from generator.progress import Progress, expect
 from generator.store import Layout, VolumeData, load_volume, public_view
 
-Figures = dict[str, Figure]
+Figures = Computed
 
 
 @dataclass(frozen=True)
@@ -97,5 +97,5 @@ def render_pages(
             progress=how.step,
             draft=how.draft,
             data=loaded.public[volume],
-            figures=computed[volume],
+            figures=dict(computed[volume]),  # a model per figure, for the pages
         )

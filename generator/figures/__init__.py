@@ -8,15 +8,17 @@ recomputes without writing and names every figure whose sources or value changed
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
 from generator import __version__, receipts
 from generator.canonical import write_bytes
 from generator.errors import InputError, Problem
+from generator.figures.computed import Computed
 from generator.figures.reading import read_registry
 from generator.hashing import sha256_file
-from generator.models.figures import Figure, FiguresRegistry
+from generator.models.figures import Figure, FiguresRegistry, registry_chunks
 from generator.models.receipts import Receipt
 from generator.models.volume import Volume
 from generator.store import Bounds, Layout, VolumeData, load_volume
@@ -101,8 +103,9 @@ def compute(
     bounds: Bounds | None = None,
     data: VolumeData | None = None,
     loaded: Loaded | None = None,
-) -> dict[str, Figure]:
-    """Every figure of ``volume``, by id (needs a volume that reads without problems).
+) -> Computed:
+    """Every figure of ``volume``, by id in id order (needs a volume that reads without
+    problems), held compactly (``Computed``).
 
     ``data`` may pass the volume already read (the gates read it once for all nine) and
     ``loaded`` other volumes already read (the previous volume, for drift); anything not
@@ -116,7 +119,7 @@ def compute(
     current = _read(layout, volume, bounds, known)
     prev_id = previous_volume(layout, volume)
     prev = _read(layout, prev_id, bounds, known) if prev_id else None
-    return dict(sorted(VolumeFigures(current, prev).compute().figures.items()))
+    return VolumeFigures(current, prev).compute().figures.sorted()
 
 
 def _registered(layout: Layout, volume: str) -> dict[str, Figure]:
@@ -124,21 +127,26 @@ def _registered(layout: Layout, volume: str) -> dict[str, Figure]:
 
 
 def merged(
-    layout: Layout, volume: str, figures: dict[str, Figure], receipt: Receipt | None = None
-) -> FiguresRegistry:
-    """The registry with ``volume``'s entries replaced by ``figures`` (and its receipt by
-    ``receipt``, when given)."""
+    layout: Layout, volume: str, figures: Mapping[str, Figure], receipt: Receipt | None = None
+) -> Iterator[str]:
+    """The registry's file text (``registry_chunks``) with ``volume``'s entries replaced by
+    ``figures`` (and its receipt by ``receipt``, when given)."""
     # The volume's registered figures are validated but never held beside the new ones.
     current = load_registry(layout, without=f"{volume}/")
     keep = current.figures
     receipts = dict(current.receipts)
     if receipt is not None:
         receipts[volume] = receipt
-    return FiguresRegistry(
-        generator=GENERATOR,
-        figures=dict(sorted({**keep, **figures}.items())),
-        receipts=dict(sorted(receipts.items())),
-    )
+    head = FiguresRegistry(generator=GENERATOR, figures={}, receipts=dict(sorted(receipts.items())))
+    rest = head.model_dump(mode="json", exclude={"figures", "sources"})
+
+    def dumped(name: str) -> dict[str, Any]:
+        if isinstance(figures, Computed):
+            return figures.dumped(name) if name in figures else keep[name].model_dump(mode="json")
+        return (figures[name] if name in figures else keep[name]).model_dump(mode="json")
+
+    names = sorted(set(keep) | set(figures))
+    return registry_chunks(((name, dumped(name)) for name in names), rest)
 
 
 def render(registry: FiguresRegistry) -> str:
@@ -146,10 +154,11 @@ def render(registry: FiguresRegistry) -> str:
     return "".join(registry.file_chunks())
 
 
-def _encoded(registry: FiguresRegistry) -> bytes:
-    """``render``'s UTF-8 bytes, encoded a figure at a time (never the whole text too)."""
+def _encoded(chunks: Iterable[str]) -> bytes:
+    """The UTF-8 bytes of a registry's text, encoded a figure at a time (never the whole
+    text too)."""
     out = io.BytesIO()
-    for chunk in registry.file_chunks():
+    for chunk in chunks:
         out.write(chunk.encode("utf-8"))
     return out.getvalue()
 
@@ -159,7 +168,7 @@ def write(
     volume: str,
     bounds: Bounds | None = None,
     loaded: Loaded | None = None,
-    computed: dict[str, Figure] | None = None,
+    computed: Mapping[str, Figure] | None = None,
 ) -> tuple[int, bool]:
     """Write ``volume``'s figures into the registry (``computed``: as ``compute`` just
     returned them; else computed here); return (figures, changed)."""
@@ -241,13 +250,13 @@ def verify(
             inputs.extend(exc.problems)
         return out
     for fid in sorted(set(registered) | set(fresh)):
-        old, new = registered.get(fid), fresh.get(fid)
+        old = registered.get(fid)
         if old is None:
             out.append(_mismatch(fid, "is computed but not registered (run `probepress figures`)"))
-        elif new is None:
+        elif fid not in fresh:
             out.append(_mismatch(fid, "is registered but no longer computed"))
-        elif old.model_dump(exclude={"sources"}) != new.model_dump(exclude={"sources"}):
-            out.append(_mismatch(fid, difference(old, new)))
+        elif not fresh.same(fid, old):
+            out.append(_mismatch(fid, difference(old, fresh[fid])))
     return out
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import bisect
 import hashlib
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import ConfigDict, Field, ValidationError, model_validator
@@ -181,29 +181,40 @@ class FiguresRegistry(Record):
         return {k: v for k, v in data.items() if k != "sources"} | {"figures": resolved}
 
     def file_chunks(self) -> Iterator[str]:
-        """The registry's file text (this schema version: each distinct source list once,
-        in the ``sources`` table, and every figure citing its list by key), one figure at
-        a time: the pieces join into the canonical JSON of the whole document
-        (``canonical.dumps``), which is never held as a tree of dicts (issue 19: at 600
-        candidates that tree was the largest thing ``figures`` held)."""
-        table: dict[str, Any] = {}
+        """The registry's file text, one figure at a time (``registry_chunks``)."""
         rest = self.model_dump(mode="json", exclude={"figures", "sources"})
-        rest |= {"schema_version": REGISTRY_SCHEMA_VERSION, "sources": table}
-        # Canonical order: "figures" sorts before every other key, "sources" (the table
-        # the figures fill) after it.
-        yield '{\n  "figures": {'
-        for number, name in enumerate(sorted(self.figures)):
-            figure = self.figures[name].model_dump(mode="json")
-            text = json.dumps(figure["sources"], sort_keys=True, separators=(",", ":"))
-            key = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
-            if table.setdefault(key, figure["sources"]) != figure["sources"]:
-                raise ValueError(f"two source lists share the key {key}")
-            figure["sources"] = key
-            yield f"{',' if number else ''}\n    {_nested(name, 2)}: {_nested(figure, 2)}"
-        yield "\n  }" if self.figures else "}"
-        for name in sorted(rest):
-            yield f",\n  {_nested(name, 1)}: {_nested(rest[name], 1)}"
-        yield "\n}\n"
+        named = (
+            (name, self.figures[name].model_dump(mode="json")) for name in sorted(self.figures)
+        )
+        return registry_chunks(named, rest)
+
+
+def registry_chunks(
+    figures: Iterable[tuple[str, dict[str, Any]]], rest: dict[str, Any]
+) -> Iterator[str]:
+    """The registry's file text (this schema version: each distinct source list once, in
+    the ``sources`` table, and every figure citing its list by key), from ``figures`` (in
+    id order, each as ``model_dump(mode="json")``) and ``rest`` (the registry's other
+    fields, dumped so), one figure at a time: the pieces join into the canonical JSON of
+    the whole document (``canonical.dumps``), which is never held as a tree of dicts
+    (issue 19: at 600 candidates that tree was the largest thing ``figures`` held)."""
+    table: dict[str, Any] = {}
+    rest = rest | {"schema_version": REGISTRY_SCHEMA_VERSION, "sources": table}
+    # Canonical order: "figures" sorts before every other key, "sources" (the table
+    # the figures fill) after it.
+    yield '{\n  "figures": {'
+    number = 0
+    for number, (name, figure) in enumerate(figures, start=1):
+        text = json.dumps(figure["sources"], sort_keys=True, separators=(",", ":"))
+        key = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+        if table.setdefault(key, figure["sources"]) != figure["sources"]:
+            raise ValueError(f"two source lists share the key {key}")
+        figure["sources"] = key
+        yield f"{',' if number > 1 else ''}\n    {_nested(name, 2)}: {_nested(figure, 2)}"
+    yield "\n  }" if number else "}"
+    for name in sorted(rest):
+        yield f",\n  {_nested(name, 1)}: {_nested(rest[name], 1)}"
+    yield "\n}\n"
 
 
 def _nested(value: Any, level: int) -> str:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
+import numpy.typing as npt
 from scipy import special  # scipy.stats costs twice the import for its quantiles
 
 from generator.stats import narrow
@@ -36,6 +37,7 @@ from generator.stats.errors import StatsError
 from generator.stats.intervals import _mean_fraction
 
 _BISECTIONS = 60
+IntArray = npt.NDArray[np.int64]
 
 
 def tango_statistic(
@@ -95,33 +97,25 @@ class Separation:
     items: int
 
 
-class _Pair(NamedTuple):
-    """Two candidates (positions in ``_Candidates``) on the items both answered."""
-
-    first: int
-    second: int
-    items: int
-    """How many items both answered (the mask of which is rebuilt when their cells are:
-    at 600 candidates, one mask per pair held 50 MB; issue 19)."""
-
-
 class _Candidates(NamedTuple):
-    """Names and counts of the candidates, in name order, and every pair to compare."""
+    """Names and counts of the candidates, in name order, and every pair to compare:
+    pair ``p`` is candidates ``first[p]`` and ``second[p]`` (positions in ``names``) on
+    the ``items[p]`` items both answered (the mask of which is rebuilt when their cells
+    are: at 600 candidates, one mask per pair held 50 MB; and the 179,700 pairs as
+    tuples of Python ints 19 MB, as these arrays 4 MB; issue 19)."""
 
     names: list[str]
     k: list[FloatArray]
     n: list[FloatArray]
-    pairs: list[_Pair]
+    first: IntArray
+    second: IntArray
+    items: IntArray
 
-    def cells(self, pair: _Pair) -> tuple[FloatArray, FloatArray]:
+    def cells(self, pair: int) -> tuple[FloatArray, FloatArray]:
         """Fail and draw counts of a pair's narrow difference: first's items, second's."""
-        k_a, n_a, k_b, n_b = (
-            self.k[pair.first],
-            self.n[pair.first],
-            self.k[pair.second],
-            self.n[pair.second],
-        )
-        if pair.items < k_a.size:
+        a, b = int(self.first[pair]), int(self.second[pair])
+        k_a, n_a, k_b, n_b = self.k[a], self.n[a], self.k[b], self.n[b]
+        if int(self.items[pair]) < k_a.size:
             shared = (n_a > 0) & (n_b > 0)
             k_a, n_a, k_b, n_b = (x[shared] for x in (k_a, n_a, k_b, n_b))
         return np.concatenate([k_a, k_b]), np.concatenate([n_a, n_b])
@@ -173,23 +167,23 @@ def holm_separations(
     """
     alpha = 1.0 - check_confidence(familywise_confidence)
     every = _candidates(counts)
-    pairs = every.pairs
-    remaining = len(pairs)
-    hopeful = list(range(len(pairs)))
+    pairs = every.items.size
+    remaining = pairs
+    hopeful = np.arange(pairs, dtype=np.int64)
     found: list[Separation] = []
-    while hopeful:
+    while hopeful.size:
         level = 1.0 - alpha / remaining
-        limits = _decisive_limits(every, [pairs[i] for i in hopeful], level)
-        kept = [i for i, limit in zip(hopeful, limits, strict=True) if limit is None]
-        for i, limit in zip(hopeful, limits, strict=True):
-            if limit is not None:
-                found.append(_separation(every, pairs[i], limit, level))
-        if len(kept) == len(hopeful):
+        limits = _decisive_limits(every, hopeful, level)
+        separated = ~np.isnan(limits)
+        for i, limit in zip(hopeful[separated].tolist(), limits[separated].tolist(), strict=True):
+            found.append(_separation(every, i, limit, level))
+        kept = hopeful[~separated]
+        if kept.size == hopeful.size:
             break
-        remaining -= len(hopeful) - len(kept)
-        if len(hopeful) == len(pairs) and kept and remaining > 1:  # after the first step
-            floor = _decisive_limits(every, [pairs[i] for i in kept], 1.0 - alpha, exact=False)
-            kept = [i for i, limit in zip(kept, floor, strict=True) if limit is not None]
+        remaining -= hopeful.size - kept.size
+        if hopeful.size == pairs and kept.size and remaining > 1:  # after the first step
+            floor = _decisive_limits(every, kept, 1.0 - alpha, exact=False)
+            kept = kept[~np.isnan(floor)]
         hopeful = kept
     return sorted(found, key=lambda s: (s.better, s.worse))
 
@@ -204,21 +198,31 @@ def _candidates(counts: Mapping[str, tuple[ArrayLike, ArrayLike]]) -> _Candidate
     for name, (k, n) in zip(names, arrays, strict=True):
         answered = n > 0
         as_counts(k[answered], n[answered], min_items=0, what=f"paired comparisons: {name}")
-    pairs = []
-    for i in range(len(names)):
-        answered = arrays[i][1] > 0
-        for j in range(i + 1, len(names)):
-            items = int(np.count_nonzero(answered & (arrays[j][1] > 0)))
-            if items:
-                pairs.append(_Pair(i, j, items))
-    return _Candidates(names, [k for k, _ in arrays], [n for _, n in arrays], pairs)
+    usable = np.array([n > 0 for _, n in arrays])  # candidates x items
+    first: list[IntArray] = []
+    second: list[IntArray] = []
+    shared: list[IntArray] = []
+    for i in range(len(names) - 1):
+        items = np.count_nonzero(usable[i] & usable[i + 1 :], axis=1)
+        others = np.flatnonzero(items)
+        first.append(np.full(others.size, i, dtype=np.int64))
+        second.append(others + (i + 1))
+        shared.append(items[others].astype(np.int64))
+    fails, draws = [k for k, _ in arrays], [n for _, n in arrays]
+    return _Candidates(
+        names,
+        fails,
+        draws,
+        *(np.concatenate([*x, np.zeros(0, np.int64)]) for x in (first, second, shared)),
+    )
 
 
 def _decisive_limits(
-    every: _Candidates, pairs: list[_Pair], level: float, *, exact: bool = True
-) -> list[float | None]:
-    """Per pair, the limit of its narrow difference nearest zero when it excludes zero
-    at ``level`` (the upper one when the difference is negative), else None.
+    every: _Candidates, pairs: IntArray, level: float, *, exact: bool = True
+) -> FloatArray:
+    """Per pair (of the positions ``pairs``), the limit of its narrow difference nearest
+    zero when it excludes zero at ``level`` (the upper one when the difference is
+    negative), else NaN.
 
     The limits are those of ``narrow_differences`` bit for bit: the same cells, weights
     and batched search (``narrow.score_bounds_rows``, whose rows are independent), only
@@ -227,27 +231,26 @@ def _decisive_limits(
     ``exact``, only whether each excludes zero is wanted (a limit returned then is on
     the right side of zero, but not refined).
     """
-    out: list[float | None] = [None] * len(pairs)
-    groups: dict[int, list[int]] = {}
-    for i, pair in enumerate(pairs):
-        groups.setdefault(pair.items, []).append(i)
-    for size, members in groups.items():
+    out = np.full(pairs.size, np.nan)
+    items = every.items[pairs]
+    sizes, first = np.unique(items, return_index=True)
+    for size in sizes[np.argsort(first)].tolist():  # in order of first appearance
+        members = np.flatnonzero(items == size)
         weights = np.concatenate([np.full(size, 1.0 / size), np.full(size, -1.0 / size)])
-        for start in range(0, len(members), CHUNK):
+        for start in range(0, members.size, CHUNK):
             chunk = members[start : start + CHUNK]
-            built = [every.cells(pairs[i]) for i in chunk]
+            built = [every.cells(int(pairs[i])) for i in chunk]
             k = np.stack([x for x, _ in built])
             n = np.stack([y for _, y in built])
-            for i, value in zip(chunk, _toward_zero(k, n, weights, level, exact), strict=True):
-                out[i] = value
+            out[chunk] = _toward_zero(k, n, weights, level, exact)
     return out
 
 
 def _toward_zero(
     k: FloatArray, n: FloatArray, weights: FloatArray, level: float, exact: bool
-) -> list[float | None]:
+) -> FloatArray:
     """``_decisive_limits`` of the rows of one batch."""
-    out: list[float | None] = [None] * len(k)
+    out = np.full(len(k), np.nan)
     estimate = np.sum(weights * k / n, axis=-1)  # as the search computes it
     excludes = Exclusion(0.0, exact)
     for side, rows in (((False, True), estimate < 0.0), ((True, False), estimate > 0.0)):
@@ -256,19 +259,17 @@ def _toward_zero(
         bounds = narrow.score_bounds_rows(k[rows], n[rows], weights, level, side, excludes)
         limit = bounds.hi if side[1] else bounds.lo
         excluded = limit < 0.0 if side[1] else limit > 0.0
-        for i, value, outside in zip(np.flatnonzero(rows), limit, excluded, strict=True):
-            if outside:
-                out[i] = float(value)
+        out[np.flatnonzero(rows)[excluded]] = limit[excluded]
     return out
 
 
-def _separation(every: _Candidates, pair: _Pair, limit: float, level: float) -> Separation:
+def _separation(every: _Candidates, pair: int, limit: float, level: float) -> Separation:
     """The separation of a pair from the limit of first minus second nearest zero."""
     k, n = every.cells(pair)
     items = k.size // 2
     a, b = Counts(k[:items], n[:items]), Counts(k[items:], n[items:])
     difference = _mean_fraction(a) - _mean_fraction(b)
-    first, second = every.names[pair.first], every.names[pair.second]
+    first, second = every.names[int(every.first[pair])], every.names[int(every.second[pair])]
     if limit < 0.0:
         return Separation(first, second, difference, limit, level, items)
     return Separation(second, first, -difference, -limit, level, items)
