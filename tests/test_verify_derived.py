@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from generator import figures
 from generator.cli import main
 from generator.site import archive, tidy
 from generator.verify_checks import View, open_view
@@ -31,7 +32,7 @@ def copy(example_src: Path, tmp_path_factory: pytest.TempPathFactory, tmp_path: 
 
 def _findings(path: Path) -> tuple[View, list[str]]:
     view = open_view(path)
-    check_derived(view, VOLUMES)
+    check_derived(view, VOLUMES, figures.load_registry(view.layout))
     return view, [f"{p.path}: {p.message}" for p in view.findings]
 
 
@@ -124,7 +125,7 @@ def test_a_changed_bundle_is_the_root_cause_not_also_its_archive(copy: Path) -> 
     rel = bundle.relative_to(copy).as_posix()
     view = open_view(copy)
     view.add(rel, "does not match its SHA256SUMS line")  # as the integrity checks name it
-    check_derived(view, VOLUMES)
+    check_derived(view, VOLUMES, figures.load_registry(view.layout))
     assert [f"{p.path}: {p.message}" for p in view.findings] == [
         f"{rel}: does not match its SHA256SUMS line"
     ]

@@ -119,8 +119,8 @@ def compute(
     return dict(sorted(VolumeFigures(current, prev).compute().figures.items()))
 
 
-def _registered(layout: Layout, volume: str) -> dict[str, Figure]:
-    return {k: v for k, v in load_registry(layout).figures.items() if k.startswith(f"{volume}/")}
+def _registered(registry: FiguresRegistry, volume: str) -> dict[str, Figure]:
+    return {k: v for k, v in registry.figures.items() if k.startswith(f"{volume}/")}
 
 
 def merged(
@@ -203,17 +203,21 @@ def verify(
     data: VolumeData | None = None,
     loaded: Loaded | None = None,
     inputs: list[Problem] | None = None,
+    registry: FiguresRegistry | None = None,
 ) -> list[Problem]:
     """Recompute ``volume`` and compare with the registry, writing nothing; each problem
     is located by the figure's id (the volume's id when it cannot be recomputed at all;
     ``inputs`` then receives every problem of its inputs, for a caller that reports them).
+    ``registry`` passes the registry already read (None: it is read here).
 
     Every figure is recomputed from the files, every time: no digest remembered by an
     earlier run stands in for the recomputation (that would let a run vouch for itself).
     """
-    registered = _registered(layout, volume)
+    registered = _registered(registry if registry is not None else load_registry(layout), volume)
     out: list[Problem] = []
-    hashes: dict[str, str | None] = {**cut_at(layout, volume)}  # the bank as of its version
+    # The bank as of the volume's version (the version as the volume was read, if it was).
+    version = None if data is None else data.volume.bank_version
+    hashes: dict[str, str | None] = {**cut_at(layout, volume, version)}
     if data is not None and not data.problems:
         # Bundle files were hashed while the volume was read; the recomputation uses
         # that same reading, so its hashes are the ones to compare.
