@@ -65,7 +65,11 @@ class Child(Generic[T]):
             kind, value, where = pickle.loads(payload)
         except Exception:  # nothing, or a part: it died writing
             ended = _ended(status)
-            raise ChildDied(f"{self.what} {ended} without a result: not verified") from None
+            message = (
+                f"{self.what} did not finish: the child process {ended} before handing "
+                "back a result, so nothing is verified"
+            )
+            raise ChildDied(message) from None
         if kind == "raised":
             raise value from ChildTraceback(where)
         result: T = value
@@ -86,7 +90,7 @@ class Child(Generic[T]):
 @contextlib.contextmanager
 def forked(work: Callable[[], T], what: str) -> Iterator[Child[T]]:
     """Run ``work`` in a forked child for the ``with`` block; ``what`` names it in the
-    error when it dies without a result ("the leaderboard checks")."""
+    error when it ends without a result ("the leaderboard checks did not finish: …")."""
     read, write = os.pipe()
     try:
         pid = os.fork()
