@@ -101,12 +101,14 @@ def compute(
     bounds: Bounds | None = None,
     data: VolumeData | None = None,
     loaded: Loaded | None = None,
+    cut: Mapping[str, str] | None = None,
 ) -> dict[str, Figure]:
     """Every figure of ``volume``, by id (needs a volume that reads without problems).
 
-    ``data`` may pass the volume already read (the gates read it once for all nine) and
-    ``loaded`` other volumes already read (the previous volume, for drift); anything not
-    passed is read here.
+    ``data`` may pass the volume already read (the gates read it once for all nine),
+    ``loaded`` other volumes already read (the previous volume, for drift) and ``cut``
+    the digests of the bank cut at the volume's version (``store.cut.cut_at``); anything
+    not passed is read or computed here.
     """
     from generator.figures.volume import VolumeFigures  # the statistics stack, when used
 
@@ -116,7 +118,7 @@ def compute(
     current = _read(layout, volume, bounds, known)
     prev_id = previous_volume(layout, volume)
     prev = _read(layout, prev_id, bounds, known) if prev_id else None
-    return dict(sorted(VolumeFigures(current, prev).compute().figures.items()))
+    return dict(sorted(VolumeFigures(current, prev, cut).compute().figures.items()))
 
 
 def _registered(registry: FiguresRegistry, volume: str) -> dict[str, Figure]:
@@ -217,7 +219,8 @@ def verify(
     out: list[Problem] = []
     # The bank as of the volume's version (the version as the volume was read, if it was).
     version = None if data is None else data.volume.bank_version
-    hashes: dict[str, str | None] = {**cut_at(layout, volume, version)}
+    cut = cut_at(layout, volume, version)
+    hashes: dict[str, str | None] = {**cut}
     if data is not None and not data.problems:
         # Bundle files were hashed while the volume was read; the recomputation uses
         # that same reading, so its hashes are the ones to compare.
@@ -238,7 +241,7 @@ def verify(
                 )
                 out.append(_mismatch(fid, f"source {src.path} {what}", cause=src.path))
     try:
-        fresh = compute(layout, volume, bounds, data, loaded)
+        fresh = compute(layout, volume, bounds, data, loaded, cut)
     except InputError as exc:
         out.append(_unreadable(volume, exc))
         if inputs is not None:
