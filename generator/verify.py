@@ -18,6 +18,7 @@ findings and are never opened. This module depends on the release format
 
 from __future__ import annotations
 
+import gc
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
@@ -230,9 +231,20 @@ def _recompute(
         unreadable: list[Problem] = []
         try:
             data = _read(view, volume)
-            found = figures.verify(
-                view.layout, volume, data=data, loaded=loaded, inputs=unreadable, registry=registry
-            )
+            # The volume's rows live until it is recomputed; frozen, the cyclic garbage
+            # collector stops walking them on every full collection (as ``check`` does).
+            gc.freeze()
+            try:
+                found = figures.verify(
+                    view.layout,
+                    volume,
+                    data=data,
+                    loaded=loaded,
+                    inputs=unreadable,
+                    registry=registry,
+                )
+            finally:
+                gc.unfreeze()
         except ProbepressError as exc:
             out.append(Recomputed(volume, [], [], f"cannot recompute: {exc.render(3)}"))
             continue
