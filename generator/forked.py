@@ -12,7 +12,9 @@ a child that raised hands its exception back, raised again in the caller with th
 child's traceback as its cause (an interrupt or SIGTERM in the child too); a child that
 ended without a result (a signal, the OOM killer) raises :class:`ChildDied`. A caller
 that leaves the ``with`` block without the result (its own error, an interrupt) kills
-the child and reaps it. POSIX only, like the root lock (``fcntl``).
+the child and reaps it. POSIX only, like the root lock (``fcntl``). The caller runs
+no other thread when it forks (a lock another thread held would stay locked in the
+child): the CLI's progress display for ``verify`` has no refresh thread.
 """
 
 from __future__ import annotations
