@@ -124,12 +124,17 @@ def judged(verdict: VerdictRow) -> bool:
     return verdict.tier == 1 and verdict.verdict != "lost"
 
 
-def reference_decisions(volume: Volume, bundle: BundleData) -> dict[DrawKey, str | None]:
+def reference_decisions(
+    volume: Volume, bundle: BundleData, majority: dict[DrawKey, str | None] | None = None
+) -> dict[DrawKey, str | None]:
     """What the reference rater set decided on each judged draw it rated (``pass``,
     ``fail``; None: it did not decide — a tie, a refusal). Empty for the grader reference
-    (the grader's verdicts are the decisions; ``generator.figures.tally``)."""
+    (the grader's verdicts are the decisions; ``generator.figures.tally``). ``majority``
+    passes the bundle's panel majority already counted (None: counted here if needed)."""
     scoring = volume.scoring_or_default()
     if scoring.reference == "panel-majority":
+        if majority is not None:
+            return majority
         return panel_majority(bundle.panel, adjudication_seat(volume))
     if scoring.reference == "adjudication":
         seats = adjudication_seat(volume)

@@ -18,14 +18,17 @@ findings and are never opened. This module depends on the release format
 
 from __future__ import annotations
 
-import contextlib
+import gc
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from generator import figures
 from generator.causes import Because, figures_by_source
 from generator.errors import InputError, ProbepressError, Problem, root_causes_first
+from generator.forked import forked
+from generator.models.figures import FiguresRegistry
 from generator.progress import Progress, expect, silent
 from generator.store import VolumeData, load_volume
 from generator.store.paths import BANK, BUNDLES, FIGURES_REGISTRY, PUBLIC_KEY
@@ -135,6 +138,10 @@ def verify(
 ) -> VerifyReport:
     """Verify ``path``: a publication root, or a built site with ``downloads/``.
 
+    The leaderboards, archives and canary are checked in a forked child while the
+    figures are recomputed here (``generator.forked``); the child's findings are merged
+    in before the recomputation's, in the order the checks ran.
+
     Args:
         path: The root or site.
         progress: Called with a label before each step.
@@ -145,41 +152,127 @@ def verify(
     step("inventory")
     view = open_view(path)
     published = check_publication(view, trust, step)
+    registry = _registry(view)
     step("leaderboards and archives")
-    check_derived(view, published)
-    check_canary(view)  # the bank's promise, not authenticity (see verify_canary)
-    step("figures")
-    _recompute(view, published)
+    beside = partial(_derived, view, published, registry)
+    with forked(beside, "the leaderboard, archive and canary checks") as derived:
+        step("figures")
+        blocked = _blocked(view)
+        recomputed = [] if blocked else _recompute(view, published, registry)
+        found = derived.result()
+    view.findings.extend(found.findings)
+    view.notes.extend(found.notes)
+    view.checked.update(found.checked)
+    _report_recomputed(view, published, blocked, registry, recomputed)
     _report_shipped_key(view)
     return VerifyReport(view.checked, tuple(view.findings), tuple(view.notes), trust is not None)
 
 
-def _recompute(view: View, published: list[str]) -> None:
-    """Recompute every published volume's figures, unless an input cannot be read safely."""
+@dataclass(frozen=True)
+class Found:
+    """What checks run in the child add to the view: findings and notes after the
+    view's own, and every count (``checked``)."""
+
+    findings: list[Problem]
+    notes: list[str]
+    checked: dict[str, int]
+
+
+def _derived(view: View, published: list[str], registry: FiguresRegistry | None) -> Found:
+    """(In the child) the downloads rebuilt from the records, then the bank's canary."""
+    findings, notes = len(view.findings), len(view.notes)
+    check_derived(view, published, registry)
+    check_canary(view)  # the bank's promise, not authenticity (see verify_canary)
+    return Found(view.findings[findings:], view.notes[notes:], view.checked)
+
+
+def _registry(view: View) -> FiguresRegistry | None:
+    """The figures registry, read once for the leaderboards and the recomputation (None:
+    not a readable file, already a finding, or it does not read: the recomputation reads
+    it again and names why)."""
+    if view.unreadable(FIGURES_REGISTRY):
+        return None
+    try:
+        return figures.load_registry(view.layout)
+    except ProbepressError:
+        return None
+
+
+def _blocked(view: View) -> str | None:
+    """An input of the recomputation that cannot be read safely (None: none)."""
     inputs = (f"{BANK}/", f"{BUNDLES}/", FIGURES_REGISTRY)
     blocked = [
         o.path for o in view.inventory.odd if any(o.path.startswith(view.shown(p)) for p in inputs)
     ]
-    if blocked:
-        for volume in published:
-            view.add(volume, f"not recomputed: {blocked[0]} cannot be read safely", "recomputed")
-        return
-    if view.readable(FIGURES_REGISTRY):
-        # An unreadable registry is named by each volume's recomputation below.
-        with contextlib.suppress(ProbepressError):
-            view.checked["figures"] = len(figures.load_registry(view.layout).figures)
+    return blocked[0] if blocked else None
+
+
+@dataclass(frozen=True)
+class Recomputed:
+    """One published volume recomputed, not yet reported."""
+
+    volume: str
+    found: list[Problem]
+    """What ``figures.verify`` found."""
+    inputs: list[Problem]
+    """Its inputs' own problems, when it could not read them."""
+    error: str | None = None
+    """Why it could not be recomputed at all."""
+
+
+def _recompute(
+    view: View, published: list[str], registry: FiguresRegistry | None
+) -> list[Recomputed]:
+    """Recompute every published volume's figures; the view is not changed (its findings
+    are the child's to add to until both are done)."""
+    out = []
     loaded: dict[str, VolumeData] = {}  # each volume read once: the next one's drift reads it
     for volume in published:
         unreadable: list[Problem] = []
         try:
             data = _read(view, volume)
-            found = figures.verify(view.layout, volume, data=data, loaded=loaded, inputs=unreadable)
+            # The volume's rows live until it is recomputed; frozen, the cyclic garbage
+            # collector stops walking them on every full collection (as ``check`` does).
+            gc.freeze()
+            try:
+                found = figures.verify(
+                    view.layout,
+                    volume,
+                    data=data,
+                    loaded=loaded,
+                    inputs=unreadable,
+                    registry=registry,
+                )
+            finally:
+                gc.unfreeze()
         except ProbepressError as exc:
-            view.add(volume, f"cannot recompute: {exc.render(3)}", "recomputed")
+            out.append(Recomputed(volume, [], [], f"cannot recompute: {exc.render(3)}"))
             continue
         if data is not None:
             loaded[volume] = data
-        _report_recomputation(view, found, unreadable)
+        out.append(Recomputed(volume, found, unreadable))
+    return out
+
+
+def _report_recomputed(
+    view: View,
+    published: list[str],
+    blocked: str | None,
+    registry: FiguresRegistry | None,
+    recomputed: list[Recomputed],
+) -> None:
+    """Every volume's recomputation as findings, after every other check's."""
+    if blocked is not None:
+        for volume in published:
+            view.add(volume, f"not recomputed: {blocked} cannot be read safely", "recomputed")
+        return
+    if registry is not None and view.readable(FIGURES_REGISTRY):
+        view.checked["figures"] = len(registry.figures)
+    for done in recomputed:
+        if done.error is not None:
+            view.add(done.volume, done.error, "recomputed")
+        else:
+            _report_recomputation(view, done.found, done.inputs)
 
 
 def _read(view: View, volume: str) -> VolumeData | None:

@@ -15,10 +15,10 @@ with the same tar (a note says the compressed bytes were not rebuilt).
 
 from __future__ import annotations
 
-from generator import figures
 from generator.bank_downloads import registered_archives
 from generator.errors import ProbepressError
 from generator.hashing import sha256_bytes
+from generator.models.figures import FiguresRegistry
 from generator.models.registries import RegisteredArchive
 from generator.models.volume import Volume
 from generator.site import archive, tidy
@@ -150,25 +150,24 @@ def _named(view: View, places: tuple[str, ...]) -> bool:
     return any(p.path == w or p.path.startswith(w) for p in view.findings for w in places)
 
 
-def check_derived(view: View, published: list[str]) -> None:
+def check_derived(view: View, published: list[str], registry: FiguresRegistry | None) -> None:
     """Rebuild every published volume's leaderboards and archive and compare them.
+
+    ``registry`` is the view's figures registry as read (None: not a readable file, which
+    is already a finding, or it does not read, which the recomputation names).
 
     Runs after the integrity checks: when one of them already named an input of a
     download (a changed bundle file, volume file or registry), that is the root cause, and
     the download built from it is not reported again as a second finding.
     """
-    if view.unreadable(FIGURES_REGISTRY):
-        return  # already a finding, and never opened
-    try:
-        registry = figures.load_registry(view.layout).figures
-    except ProbepressError:
-        return  # the recomputation names an unreadable registry
+    if registry is None:
+        return
     registry_at = view.shown(FIGURES_REGISTRY)
     for volume in published:
         volume_at = view.shown(view.layout.rel(view.layout.volume_file(volume)))
         found = _volume(view, volume)
         if found is not None and not _named(view, (registry_at, volume_at)):
-            own = {k: f for k, f in registry.items() if k.startswith(f"{volume}/")}
+            own = {k: f for k, f in registry.figures.items() if k.startswith(f"{volume}/")}
             why = f"the leaderboard that {volume}'s volume file and figures give"
             for name, data in tidy.downloads_of(found, own).items():
                 _compare(view, name, data, why)

@@ -4,15 +4,20 @@ from __future__ import annotations
 
 import gzip
 import io
+import os
 import shutil
+import signal
 import tarfile
 import zlib
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 
+from generator import figures
+from generator import verify as verify_module
 from generator.cli import main
+from generator.forked import ChildTraceback
 from generator.site import archive, tidy
 from generator.verify_checks import View, open_view
 from generator.verify_derived import check_derived
@@ -31,7 +36,7 @@ def copy(example_src: Path, tmp_path_factory: pytest.TempPathFactory, tmp_path: 
 
 def _findings(path: Path) -> tuple[View, list[str]]:
     view = open_view(path)
-    check_derived(view, VOLUMES)
+    check_derived(view, VOLUMES, figures.load_registry(view.layout))
     return view, [f"{p.path}: {p.message}" for p in view.findings]
 
 
@@ -124,7 +129,7 @@ def test_a_changed_bundle_is_the_root_cause_not_also_its_archive(copy: Path) -> 
     rel = bundle.relative_to(copy).as_posix()
     view = open_view(copy)
     view.add(rel, "does not match its SHA256SUMS line")  # as the integrity checks name it
-    check_derived(view, VOLUMES)
+    check_derived(view, VOLUMES, figures.load_registry(view.layout))
     assert [f"{p.path}: {p.message}" for p in view.findings] == [
         f"{rel}: does not match its SHA256SUMS line"
     ]
@@ -189,3 +194,36 @@ def test_a_root_without_built_archives_names_changed_bundles(copy: Path) -> None
         "archive SHA256SUMS lists, nor does the download registry record that archive with "
         "the bundles' tar",
     ]
+
+
+def _shown(result: Result) -> str:
+    return result.output + (result.stderr if result.stderr_bytes else "")
+
+
+def test_checks_whose_child_is_killed_fail_verify_never_pass(
+    copy: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The leaderboard, archive and canary checks run in a forked child beside the
+    recomputation: a child killed there (the OOM killer, a signal) is an error (exit 2)."""
+    kill = lambda view: os.kill(os.getpid(), signal.SIGKILL)  # noqa: E731
+    monkeypatch.setattr(verify_module, "check_canary", kill)
+    result = CliRunner().invoke(main, ["--root", str(copy), "verify"])
+    assert result.exit_code == 2, _shown(result)
+    assert (
+        "the leaderboard, archive and canary checks did not finish: the child process was "
+        "killed by signal 9 (Killed) before handing back a result, so nothing is verified"
+    ) in _shown(result)
+
+
+def test_an_error_in_the_child_is_raised_by_verify(
+    copy: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(view: View, published: list[str], registry: object) -> None:
+        raise ValueError("a bug in the leaderboard check")
+
+    monkeypatch.setattr(verify_module, "check_derived", broken)
+    result = CliRunner().invoke(main, ["--root", str(copy), "verify"])
+    assert isinstance(result.exception, ValueError)
+    assert str(result.exception) == "a bug in the leaderboard check"
+    assert isinstance(result.exception.__cause__, ChildTraceback)
+    assert "in broken" in str(result.exception.__cause__)

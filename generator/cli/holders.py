@@ -55,7 +55,8 @@ def verify(
     from generator.verify import verify as run_verify
 
     trust = load_trust(trusted_keys, trust_policy)
-    with progress("verifying") as step:
+    # No ticking clock: verify forks a child, and no refresh thread may hold a lock then.
+    with progress("verifying", ticking=False) as step:
         report = run_verify(path or state.layout.root, progress=step, trust=trust)
     if as_json:
         print_json(report.as_json())

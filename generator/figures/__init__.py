@@ -103,13 +103,15 @@ def compute(
     bounds: Bounds | None = None,
     data: VolumeData | None = None,
     loaded: Loaded | None = None,
+    cut: Mapping[str, str] | None = None,
 ) -> Computed:
     """Every figure of ``volume``, by id in id order (needs a volume that reads without
     problems), held compactly (``Computed``).
 
-    ``data`` may pass the volume already read (the gates read it once for all nine) and
-    ``loaded`` other volumes already read (the previous volume, for drift); anything not
-    passed is read here.
+    ``data`` may pass the volume already read (the gates read it once for all nine),
+    ``loaded`` other volumes already read (the previous volume, for drift) and ``cut``
+    the digests of the bank cut at the volume's version (``store.cut.cut_at``); anything
+    not passed is read or computed here.
     """
     from generator.figures.volume import VolumeFigures  # the statistics stack, when used
 
@@ -119,11 +121,11 @@ def compute(
     current = _read(layout, volume, bounds, known)
     prev_id = previous_volume(layout, volume)
     prev = _read(layout, prev_id, bounds, known) if prev_id else None
-    return VolumeFigures(current, prev).compute().figures.sorted()
+    return VolumeFigures(current, prev, cut).compute().figures.sorted()
 
 
-def _registered(layout: Layout, volume: str) -> dict[str, Figure]:
-    return {k: v for k, v in load_registry(layout).figures.items() if k.startswith(f"{volume}/")}
+def _registered(registry: FiguresRegistry, volume: str) -> dict[str, Figure]:
+    return {k: v for k, v in registry.figures.items() if k.startswith(f"{volume}/")}
 
 
 def merged(
@@ -212,17 +214,22 @@ def verify(
     data: VolumeData | None = None,
     loaded: Loaded | None = None,
     inputs: list[Problem] | None = None,
+    registry: FiguresRegistry | None = None,
 ) -> list[Problem]:
     """Recompute ``volume`` and compare with the registry, writing nothing; each problem
     is located by the figure's id (the volume's id when it cannot be recomputed at all;
     ``inputs`` then receives every problem of its inputs, for a caller that reports them).
+    ``registry`` passes the registry already read (None: it is read here).
 
     Every figure is recomputed from the files, every time: no digest remembered by an
     earlier run stands in for the recomputation (that would let a run vouch for itself).
     """
-    registered = _registered(layout, volume)
+    registered = _registered(registry if registry is not None else load_registry(layout), volume)
     out: list[Problem] = []
-    hashes: dict[str, str | None] = {**cut_at(layout, volume)}  # the bank as of its version
+    # The bank as of the volume's version (the version as the volume was read, if it was).
+    version = None if data is None else data.volume.bank_version
+    cut = cut_at(layout, volume, version)
+    hashes: dict[str, str | None] = {**cut}
     if data is not None and not data.problems:
         # Bundle files were hashed while the volume was read; the recomputation uses
         # that same reading, so its hashes are the ones to compare.
@@ -243,7 +250,7 @@ def verify(
                 )
                 out.append(_mismatch(fid, f"source {src.path} {what}", cause=src.path))
     try:
-        fresh = compute(layout, volume, bounds, data, loaded)
+        fresh = compute(layout, volume, bounds, data, loaded, cut)
     except InputError as exc:
         out.append(_unreadable(volume, exc))
         if inputs is not None:

@@ -3,7 +3,7 @@ filled, the tallies and the sources' digests."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -54,11 +54,14 @@ class FigureContext:
     data: VolumeData
     previous: VolumeData | None
     reg: FigureSet = field(default_factory=FigureSet)
+    cut: Mapping[str, str] | None = None
+    """The digests of the bank cut at the volume's version, when already computed
+    (``store.cut.cut_at``; None: computed with the first figure's sources)."""
 
     def __post_init__(self) -> None:
         self.vid = self.data.volume.id
         self.level = float(self.data.volume.thresholds.confidence)
-        self.cache = SourceCache(self.data.layout)
+        self.cache = SourceCache(self.data.layout, dict(self.cut or {}))
         self.tally: VolumeTally = tally_volume(self.data)
 
     def sources_for(self, *bundles: BundleData, extra: Sequence[str] = ()) -> list[Source]:

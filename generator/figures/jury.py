@@ -6,12 +6,10 @@ from typing import NamedTuple
 
 from generator.figures.builder import PERCENT_PLACES, RATE_PLACES, signed
 from generator.figures.context import AC1_PLACES, FigureContext, plain_interval, points_interval
-from generator.figures.tally import panel_majority
 from generator.jury import qualification_outcomes
 from generator.models.base import slugify
 from generator.models.figures import Source
 from generator.panel import rated_draws
-from generator.scoring import adjudication_seat
 from generator.stats import StatsError, gwet_ac1, to_decimal_str
 from generator.stats.agreement import leniencies
 from generator.store.rowtypes import BundleData
@@ -61,11 +59,11 @@ def _leniency_sample(
     """Grader and panel-majority passes on the stratified draws both decided."""
     grader: list[bool] = []
     majority: list[bool] = []
-    seats = adjudication_seat(ctx.data.volume)  # not an independent rating
     for bundle in bundles:
         verdicts = {v.key: v.verdict for v in bundle.verdicts}
         stratified = {v.key for v in bundle.panel if v.why == "stratified"}
-        for key, decided in panel_majority(bundle, seats).items():
+        # The independent panel's (without the adjudication seat), counted once.
+        for key, decided in ctx.tally.majority[bundle.slug].items():
             if key in stratified and decided is not None and verdicts.get(key) in ("pass", "fail"):
                 grader.append(verdicts[key] == "pass")
                 majority.append(decided == "pass")

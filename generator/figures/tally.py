@@ -62,6 +62,12 @@ class VolumeTally:
     retired: frozenset[str] = frozenset()
     """Retired core items among ``items``: still run and in the core rate (the core is
     permanent), out of the active full bank."""
+    majority: dict[str, dict[DrawKey, str | None]] = field(default_factory=dict)
+    """Each bundle's independent panel majority (``panel_majority``), by slug: counted
+    once, for the rates, the wrong-answer shares and the leniency."""
+    deciders: dict[str, Decider] = field(default_factory=dict)
+    """What each bundle's draws count as (``decider``), by slug: the rates' and the
+    wrong-answer shares' one rule."""
     _masks: dict[tuple[tuple[str, object], ...], npt.NDArray[np.bool_]] = field(
         default_factory=dict, init=False, repr=False
     )
@@ -118,15 +124,24 @@ class Decider:
         return v.verdict
 
 
-def decider(bundle: BundleData, volume: Volume | None = None) -> Decider:
+def decider(
+    bundle: BundleData,
+    volume: Volume | None = None,
+    majority: dict[DrawKey, str | None] | None = None,
+) -> Decider:
     """The :class:`Decider` of ``bundle`` (the grader reference when ``volume`` is None or
-    declares no scoring)."""
+    declares no scoring); ``majority`` passes the bundle's panel majority already counted
+    without ``volume``'s adjudication seat (None: counted here when it is needed)."""
     reference = "grader" if volume is None else volume.scoring_or_default().reference
     if volume is not None and reference != "grader":
-        return Decider(scoring.reference_decisions(volume, bundle), {})
-    seats = () if volume is None else scoring.adjudication_seat(volume)
-    refused = any(v.verdict == "grader_refused" for v in bundle.verdicts)
-    return Decider(None, panel_majority(bundle, seats) if refused else {})
+        return Decider(scoring.reference_decisions(volume, bundle, majority), {})
+    if not any(v.verdict == "grader_refused" for v in bundle.verdicts):
+        return Decider(None, {})
+    if majority is None:
+        majority = panel_majority(
+            bundle, () if volume is None else scoring.adjudication_seat(volume)
+        )
+    return Decider(None, majority)
 
 
 def _new_tally(slug: str, size: int, halves: list[str]) -> Tally:
@@ -145,12 +160,15 @@ def tally_bundle(
     halves: list[str],
     volume: Volume | None = None,
     skip: frozenset[str] = frozenset(),
+    decide: Decider | None = None,
 ) -> Tally:
     """Count failures per item (and per half) of one bundle, as decided by ``volume``'s
     reference rater set (the grader when ``volume`` is None or declares no scoring);
-    items in ``skip`` (rubric items) keep no counts."""
+    items in ``skip`` (rubric items) keep no counts. ``decide``: the bundle's
+    :func:`decider`, already made (None: made here)."""
     tally = _new_tally(bundle.slug, len(index), halves)
-    decide = decider(bundle, volume)
+    if decide is None:
+        decide = decider(bundle, volume)
     # Counted in Python lists, then written into the tally's arrays once: an element
     # update of a NumPy array costs several times a list's, four per verdict here.
     k, n = [0] * len(index), [0] * len(index)
@@ -194,9 +212,12 @@ def tally_volume(data: VolumeData) -> VolumeTally:
         retired=retired & {m.id for m in items},
     )
     scored = rubric_items(data.volume, items)
+    seats = scoring.adjudication_seat(data.volume)  # not an independent rating
     for ref in data.volume.candidates:
         bundle = data.bundles[data.slug_of(ref)]
+        majority = out.majority[bundle.slug] = panel_majority(bundle, seats)
+        decide = out.deciders[bundle.slug] = decider(bundle, data.volume, majority)
         out.tallies[bundle.slug] = tally_bundle(
-            bundle, out.index, list(data.volume.protocol.halves), data.volume, scored
+            bundle, out.index, list(data.volume.protocol.halves), data.volume, scored, decide
         )
     return out

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -74,8 +75,13 @@ class _SplitJob:
 class VolumeFigures:
     """Computes the figures of one volume; ``previous`` enables drift and movement."""
 
-    def __init__(self, data: VolumeData, previous: VolumeData | None = None) -> None:
-        self.ctx = FigureContext(data, previous)
+    def __init__(
+        self,
+        data: VolumeData,
+        previous: VolumeData | None = None,
+        cut: Mapping[str, str] | None = None,
+    ) -> None:
+        self.ctx = FigureContext(data, previous, cut=cut)
         self.data = data
         self.vid = self.ctx.vid
         self.level = self.ctx.level

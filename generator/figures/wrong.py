@@ -28,7 +28,6 @@ from typing import NamedTuple
 from generator.figures.builder import RATE_PLACES, rate_display, rate_interval
 from generator.figures.calibration import HUMAN_REFERENCE, STATUS_KEY
 from generator.figures.context import FigureContext
-from generator.figures.tally import decider
 from generator.models.figures import Param, Source
 from generator.models.scoring import RubricGroup
 from generator.models.volume import CandidateRef
@@ -79,7 +78,7 @@ def count_wrong(bundle: BundleData, ctx: FigureContext, groups: Mapping[str, Rub
     """Every validated item's failed and decided draws, and every graded rubric line's."""
     out = Wrong()
     validated = {m.id for m in ctx.tally.items if m.status == "validated"}
-    decide = decider(bundle, ctx.data.volume)
+    decide = ctx.tally.deciders[bundle.slug]  # the rates' rule, made once per bundle
     for v in sorted(bundle.verdicts, key=lambda row: row.key):
         item = v.key.item
         if item not in validated:
