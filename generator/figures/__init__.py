@@ -129,7 +129,7 @@ def _registered(registry: FiguresRegistry, volume: str) -> dict[str, Figure]:
 
 
 def merged(
-    layout: Layout, volume: str, figures: Mapping[str, Figure], receipt: Receipt | None = None
+    layout: Layout, volume: str, figures: Computed, receipt: Receipt | None = None
 ) -> Iterator[str]:
     """The registry's file text (``registry_chunks``) with ``volume``'s entries replaced by
     ``figures`` (and its receipt by ``receipt``, when given)."""
@@ -143,9 +143,7 @@ def merged(
     rest = head.model_dump(mode="json", exclude={"figures", "sources"})
 
     def dumped(name: str) -> dict[str, Any]:
-        if isinstance(figures, Computed):
-            return figures.dumped(name) if name in figures else keep[name].model_dump(mode="json")
-        return (figures[name] if name in figures else keep[name]).model_dump(mode="json")
+        return figures.dumped(name) if name in figures else keep[name].model_dump(mode="json")
 
     names = sorted(set(keep) | set(figures))
     return registry_chunks(((name, dumped(name)) for name in names), rest)
@@ -170,7 +168,7 @@ def write(
     volume: str,
     bounds: Bounds | None = None,
     loaded: Loaded | None = None,
-    computed: Mapping[str, Figure] | None = None,
+    computed: Computed | None = None,
 ) -> tuple[int, bool]:
     """Write ``volume``'s figures into the registry (``computed``: as ``compute`` just
     returned them; else computed here); return (figures, changed)."""

@@ -49,18 +49,11 @@ class Computed(Mapping[str, Figure]):
         key = tuple(id(s) for s in figure.sources)
         self._sources[fid] = self._lists.setdefault(key, figure.sources)
 
-    def text(self, fid: str) -> str:
-        """``compared`` of figure ``fid``."""
-        return self._texts[fid]
-
     def same(self, fid: str, registered: Figure) -> bool:
         """Whether ``registered`` agrees with figure ``fid`` on every field but
         ``sources`` (``compared`` texts equal, without encoding the registered one)."""
         fields: dict[str, Any] = json.loads(self._texts[fid])
         return registered.model_dump(mode="json", exclude={"sources"}) == fields
-
-    def sources(self, fid: str) -> list[Source]:
-        return self._sources[fid]
 
     def dumped(self, fid: str) -> dict[str, Any]:
         """``model_dump(mode="json")`` of figure ``fid``, from its text."""
