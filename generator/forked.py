@@ -25,11 +25,41 @@ import pickle
 import signal
 import traceback
 from collections.abc import Callable, Iterator
-from typing import Any, Generic, NoReturn, TypeVar
+from contextlib import AbstractContextManager
+from typing import Any, Generic, NoReturn, Protocol, TypeVar
 
 from generator.errors import ProbepressError
 
 T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
+
+
+class Waiting(Protocol[T_co]):
+    """Work started beside the caller; ``result`` waits for its value."""
+
+    def result(self) -> T_co: ...
+
+
+class Beside(Protocol):
+    """Where a caller runs a part of its work while it does the rest: :func:`forked`
+    (another process), or :func:`inline` (here, when the result is asked for)."""
+
+    def __call__(self, work: Callable[[], T], what: str) -> AbstractContextManager[Waiting[T]]: ...
+
+
+class _Inline(Generic[T]):
+    def __init__(self, work: Callable[[], T]) -> None:
+        self.work = work
+
+    def result(self) -> T:
+        return self.work()
+
+
+@contextlib.contextmanager
+def inline(work: Callable[[], T], what: str) -> Iterator[Waiting[T]]:
+    """Run ``work`` here, when its result is asked for (the one-process :class:`Beside`)."""
+    del what  # nothing can die apart from the caller
+    yield _Inline(work)
 
 
 class ChildDied(ProbepressError):

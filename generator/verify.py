@@ -242,6 +242,7 @@ def _recompute(
                     loaded=loaded,
                     inputs=unreadable,
                     registry=registry,
+                    beside=forked,
                 )
             finally:
                 gc.unfreeze()
@@ -279,7 +280,7 @@ def _read(view: View, volume: str) -> VolumeData | None:
     """The volume's public view as the recomputation reads it; None when it cannot be
     read (the recomputation then reads it itself and names every problem)."""
     try:
-        return load_volume(view.layout, volume, private=False)
+        return load_volume(view.layout, volume, private=False, beside=forked)
     except InputError:
         return None
 

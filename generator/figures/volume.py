@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import numpy.typing as npt
@@ -12,11 +14,13 @@ from generator.figures.across import (
     across_volume_figures,
     bank_health_figures,
     rank_figures,
+    separations,
 )
 from generator.figures.anchors import anchor_probe_figures
 from generator.figures.builder import (
     RATE_PLACES,
     FigureSet,
+    Made,
     difference_interval,
     points_display,
     rate_display,
@@ -31,6 +35,7 @@ from generator.figures.rubric import rubric_figures
 from generator.figures.tally import Tally
 from generator.figures.withheld import withheld, withheld_figures
 from generator.figures.wrong import wrong_figures
+from generator.forked import Beside, inline
 from generator.models.figures import Param, Source
 from generator.models.volume import CandidateRef
 from generator.stats.differences import narrow_differences
@@ -170,15 +175,19 @@ class VolumeFigures:
             if job.core_of is not None:
                 core_rates[job.core_of] = (iv.estimate, iv.lo, iv.hi)
 
-    def candidates(self) -> dict[str, tuple[float, float, float]]:
-        """Per-candidate figures; returns core rate estimates with narrow bounds."""
-        core_rates: dict[str, tuple[float, float, float]] = {}
+    def _queue_candidates(self) -> None:
+        """Per-candidate counts registered, their rates queued (``_register_candidates``)."""
         found = withheld(self.ctx)
         self._withheld = {w.category for w in found}
         withheld_figures(self.ctx, found)
         for ref in self.data.volume.candidates:
             self._candidate(ref)
         leniency_figures(self.ctx, self._lenient)
+
+    def _register_candidates(self) -> dict[str, tuple[float, float, float]]:
+        """The queued per-candidate figures; returns core rate estimates with narrow
+        bounds."""
+        core_rates: dict[str, tuple[float, float, float]] = {}
         self._register_rates(core_rates)
         self._register_splits()
         self._split_half_absence()
@@ -377,19 +386,41 @@ class VolumeFigures:
                 return status
         return None
 
-    def compute(self) -> FigureSet:
-        """Every figure of the volume, in a fixed order."""
+    def compute(self, beside: Beside = inline) -> FigureSet:
+        """Every figure of the volume (in id order once sorted).
+
+        The per-candidate figures and the ranks are registered here; ``beside``
+        (``generator.forked.forked``: in other processes) the paired comparisons of the
+        ranks, once the rates are queued (they need the core counts only), and the other
+        figures, which need only the tallies and the calibration status. Each figure is
+        computed once, then added to the registry as if registered here."""
         self.judge_status = calibration_figures(self.ctx)
-        core = self.candidates()
-        rubric_figures(self.ctx)
-        wrong_figures(self.ctx, self.judge_status)
-        contamination_figures(self.ctx, self.judge_status)
-        # Baselines get every figure but a rank: they are never ranked (issue 16).
-        ranked = {ref.slug for ref in self.data.volume.ranked()}
-        ranked_core = {s: v for s, v in core.items() if s in ranked}
-        rank_figures(self.ctx, ranked_core, self.core_counts, self._core_judge(ranked_core))
-        jury_figures(self.ctx)
-        anchor_probe_figures(self.ctx)
-        bank_health_figures(self.ctx)
-        across_volume_figures(self.ctx)
+        with beside(self._others, "the jury, wrong-answer and contamination figures") as others:
+            self._queue_candidates()
+            # Baselines get every figure but a rank: they are never ranked (issue 16).
+            ranked = {ref.slug for ref in self.data.volume.ranked()}
+            rated = sorted(j.core_of for j in self._rates if j.core_of in ranked)
+            paired = partial(separations, self.ctx, rated, self.core_counts)
+            with beside(paired, "the paired rank comparisons") as separated:
+                core = self._register_candidates()
+                ranked_core = {s: v for s, v in core.items() if s in ranked}
+                if sorted(ranked_core) != rated:  # every queued core rate is registered
+                    raise AssertionError(f"ranked {sorted(ranked_core)}, compared {rated}")
+                judge = self._core_judge(ranked_core)
+                rank_figures(self.ctx, ranked_core, separated.result, judge)
+            made = others.result()
+        self.reg.extend(made)
         return self.reg
+
+    def _others(self) -> list[Made]:
+        """The figures that need no per-candidate rate, in a registry of their own."""
+        ctx = copy.copy(self.ctx)  # the same data, tallies and sources
+        ctx.reg = FigureSet()
+        rubric_figures(ctx)
+        wrong_figures(ctx, self.judge_status)
+        contamination_figures(ctx, self.judge_status)
+        jury_figures(ctx)
+        anchor_probe_figures(ctx)
+        bank_health_figures(ctx)
+        across_volume_figures(ctx)
+        return ctx.reg.made()
