@@ -10,6 +10,7 @@ from functools import partial
 import numpy as np
 import numpy.typing as npt
 
+from generator.figures.absence import rate_absence, split_half_absence
 from generator.figures.across import (
     across_volume_figures,
     bank_health_figures,
@@ -190,60 +191,9 @@ class VolumeFigures:
         core_rates: dict[str, tuple[float, float, float]] = {}
         self._register_rates(core_rates)
         self._register_splits()
-        self._split_half_absence()
-        self._rate_absence()
+        split_half_absence(self.ctx)
+        rate_absence(self.ctx, self._absent)
         return core_rates
-
-    def _rate_absence(self) -> None:
-        """Say which rates are absent because no item of theirs has a decided draw (a bank
-        without Tier 0 items has no Tier 0 rate); registered only then, so a volume where
-        every rate exists keeps the registry it had."""
-        if not self._absent:
-            return
-        self.reg.count(
-            f"{self.vid}/rates/absent",
-            "Rates absent because none of their items has a decided draw",
-            len(self._absent),
-            self.sources_for(*self.data.bundles.values()),
-            detail={
-                "statement": (
-                    "Some rates are absent: none of their items has a decided draw (the "
-                    "bank has no such items, or the reference rater set decided none)."
-                ),
-                "absent": sorted(self._absent),
-            },
-        )
-
-    def _split_half_absence(self) -> None:
-        """Say why split-half figures are absent when the protocol has not two halves.
-
-        Registered only then (like ``movement/anchors``, a count with its statement), so
-        a two-half volume's registry is what it always was.
-        """
-        halves = list(self.data.volume.protocol.halves)
-        if len(halves) == 2:
-            return
-        if len(halves) == 1:
-            why = (
-                f"the protocol has one half ({halves[0]}), so there is no second, "
-                "independent half to compare it with"
-            )
-        else:
-            why = (
-                f"the protocol has {len(halves)} halves ({', '.join(halves)}); the "
-                "split-half comparison is defined for exactly two"
-            )
-        slugs = [ref.slug for ref in self.data.volume.candidates]
-        self.reg.count(
-            f"{self.vid}/split_half/halves",
-            "Halves in the volume's protocol (split-half figures need exactly two)",
-            len(halves),
-            self.sources_for(*self.data.bundles.values()),
-            detail={
-                "statement": f"Split-half figures are absent: {why}.",
-                "absent": [f"{self.vid}/{slug}/split_half/difference" for slug in slugs],
-            },
-        )
 
     def _candidate(self, ref: CandidateRef) -> None:
         """Queue the rates of one candidate and register its counts."""

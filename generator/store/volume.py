@@ -194,8 +194,9 @@ def _read_bundles(
     data.bundles.update(done.bundles)
     data.bundles.update(later.bundles)
     problems.items.extend(later.problems)
-    for slug in second if apart and progress is not None else ():
-        progress(slug)
+    if apart and progress is not None:
+        for slug in second:
+            progress(slug)
     return done.entries + later.entries
 
 
