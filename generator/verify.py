@@ -27,7 +27,7 @@ from typing import Any
 from generator import figures
 from generator.causes import Because, figures_by_source
 from generator.errors import InputError, ProbepressError, Problem, root_causes_first
-from generator.forked import forked
+from generator.forked import ChildDied, forked
 from generator.models.figures import FiguresRegistry
 from generator.progress import Progress, expect, silent
 from generator.store import VolumeData, load_volume
@@ -246,6 +246,8 @@ def _recompute(
                 )
             finally:
                 gc.unfreeze()
+        except ChildDied:
+            raise  # the machine stopped a part of it, not the site: nothing is verified
         except ProbepressError as exc:
             out.append(Recomputed(volume, [], [], f"cannot recompute: {exc.render(3)}"))
             continue
