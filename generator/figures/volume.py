@@ -78,6 +78,11 @@ class _SplitJob:
     """Whether a judged (Tier 1) item counts toward it: it carries the judge status."""
 
 
+def _decided(mask: Mask, n: npt.NDArray[np.int64]) -> Mask:
+    """The items of ``mask`` with a decided draw: those a rate averages over."""
+    return mask & (n > 0)
+
+
 class VolumeFigures:
     """Computes the figures of one volume; ``previous`` enables drift and movement."""
 
@@ -124,7 +129,7 @@ class VolumeFigures:
         """Queue a rate figure; ``_register_rates`` computes and registers the queue."""
         k_all = t.k if k is None else k
         n_all = t.n if n is None else n
-        use = mask & (n_all > 0)
+        use = _decided(mask, n_all)
         if not use.any():
             self._absent.append(fid)
             return
@@ -176,6 +181,16 @@ class VolumeFigures:
             if job.core_of is not None:
                 core_rates[job.core_of] = (iv.estimate, iv.lo, iv.hi)
 
+    def _core_counts(self, ranked: set[str]) -> list[str]:
+        """Every candidate's counts on the validated core items (``core_counts``); the
+        ranked candidates that have a core rate (an item with a decided draw), sorted."""
+        vt = self.tally
+        core = vt.select(status="validated") & vt.select(core=True)
+        for ref in self.data.volume.candidates:
+            t = vt.tallies[ref.slug]
+            self.core_counts[ref.slug] = (t.k[core], t.n[core])
+        return sorted(s for s in ranked if _decided(core, vt.tallies[s].n).any())
+
     def _queue_candidates(self) -> None:
         """Per-candidate counts registered, their rates queued (``_register_candidates``)."""
         found = withheld(self.ctx)
@@ -208,7 +223,6 @@ class VolumeFigures:
         p = f"{self.vid}/{slug}"
         core = validated & vt.select(core=True)
         self._rate(f"{p}/core_rate", f"Core failure rate of {name}", t, core, src, core_of=slug)
-        self.core_counts[slug] = (t.k[core], t.n[core])
         self._rate(
             f"{p}/full_rate",
             f"Full-bank failure rate of {name} (bank {self.data.volume.bank_version})",
@@ -341,20 +355,20 @@ class VolumeFigures:
 
         The per-candidate figures and the ranks are registered here; ``beside``
         (``generator.forked.forked``: in other processes) the paired comparisons of the
-        ranks, once the rates are queued (they need the core counts only), and the other
-        figures, which need only the tallies and the calibration status. Each figure is
-        computed once, then added to the registry as if registered here."""
+        ranks, which need the core counts only, and the other figures, which need only
+        the tallies and the calibration status. Each figure is computed once, then added
+        to the registry as if registered here."""
         self.judge_status = calibration_figures(self.ctx)
         with beside(self._others, "the jury, wrong-answer and contamination figures") as others:
-            self._queue_candidates()
             # Baselines get every figure but a rank: they are never ranked (issue 16).
             ranked = {ref.slug for ref in self.data.volume.ranked()}
-            rated = sorted(j.core_of for j in self._rates if j.core_of in ranked)
+            rated = self._core_counts(ranked)
             paired = partial(separations, self.ctx, rated, self.core_counts)
             with beside(paired, "the paired rank comparisons") as separated:
+                self._queue_candidates()
                 core = self._register_candidates()
                 ranked_core = {s: v for s, v in core.items() if s in ranked}
-                if sorted(ranked_core) != rated:  # every queued core rate is registered
+                if sorted(ranked_core) != rated:  # the same rule decided both
                     raise AssertionError(f"ranked {sorted(ranked_core)}, compared {rated}")
                 judge = self._core_judge(ranked_core)
                 rank_figures(self.ctx, ranked_core, separated.result, judge)
