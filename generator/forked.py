@@ -1,7 +1,11 @@
 """Work run beside the caller in one forked child process, its result handed back.
 
 ``verify`` rebuilds the leaderboards and archives and checks the canary in a child while
-it recomputes the figures itself: the machine's second core. The child is a fork, so it
+it recomputes the figures itself, and passes :func:`forked` on as the :class:`Beside` of
+the reading (a child reads the second half of the bundles) and of the recomputation (one
+child computes the paired rank comparisons, one the figures that need only the tallies):
+the machine's second core. Every other caller passes :func:`inline`, which runs the same
+work in its own process when the result is asked for. The child is a fork, so it
 starts from the caller's memory as it is (nothing is pickled in, nothing imported
 again); it hands its result back pickled through a pipe and writes nothing else (no
 output, no file). It ends with ``os._exit``: no exit handler, ``finally`` block or
