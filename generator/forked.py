@@ -1,7 +1,11 @@
 """Work run beside the caller in one forked child process, its result handed back.
 
 ``verify`` rebuilds the leaderboards and archives and checks the canary in a child while
-it recomputes the figures itself: the machine's second core. The child is a fork, so it
+it recomputes the figures itself, and passes :func:`forked` on as the :class:`Beside` of
+the reading (a child reads the second half of the bundles) and of the recomputation (one
+child computes the paired rank comparisons, one the figures that need only the tallies):
+the machine's second core. Every other caller passes :func:`inline`, which runs the same
+work in its own process when the result is asked for. The child is a fork, so it
 starts from the caller's memory as it is (nothing is pickled in, nothing imported
 again); it hands its result back pickled through a pipe and writes nothing else (no
 output, no file). It ends with ``os._exit``: no exit handler, ``finally`` block or
@@ -25,11 +29,41 @@ import pickle
 import signal
 import traceback
 from collections.abc import Callable, Iterator
-from typing import Any, Generic, NoReturn, TypeVar
+from contextlib import AbstractContextManager
+from typing import Any, Generic, NoReturn, Protocol, TypeVar
 
 from generator.errors import ProbepressError
 
 T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
+
+
+class Waiting(Protocol[T_co]):
+    """Work started beside the caller; ``result`` waits for its value."""
+
+    def result(self) -> T_co: ...
+
+
+class Beside(Protocol):
+    """Where a caller runs a part of its work while it does the rest: :func:`forked`
+    (another process), or :func:`inline` (here, when the result is asked for)."""
+
+    def __call__(self, work: Callable[[], T], what: str) -> AbstractContextManager[Waiting[T]]: ...
+
+
+class _Inline(Generic[T]):
+    def __init__(self, work: Callable[[], T]) -> None:
+        self.work = work
+
+    def result(self) -> T:
+        return self.work()
+
+
+@contextlib.contextmanager
+def inline(work: Callable[[], T], what: str) -> Iterator[Waiting[T]]:
+    """Run ``work`` here, when its result is asked for (the one-process :class:`Beside`)."""
+    del what  # nothing can die apart from the caller
+    yield _Inline(work)
 
 
 class ChildDied(ProbepressError):

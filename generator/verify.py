@@ -27,7 +27,7 @@ from typing import Any
 from generator import figures
 from generator.causes import Because, figures_by_source
 from generator.errors import InputError, ProbepressError, Problem, root_causes_first
-from generator.forked import forked
+from generator.forked import ChildDied, forked
 from generator.models.figures import FiguresRegistry
 from generator.progress import Progress, expect, silent
 from generator.store import VolumeData, load_volume
@@ -242,9 +242,12 @@ def _recompute(
                     loaded=loaded,
                     inputs=unreadable,
                     registry=registry,
+                    beside=forked,
                 )
             finally:
                 gc.unfreeze()
+        except ChildDied:
+            raise  # the machine stopped a part of it, not the site: nothing is verified
         except ProbepressError as exc:
             out.append(Recomputed(volume, [], [], f"cannot recompute: {exc.render(3)}"))
             continue
@@ -279,7 +282,7 @@ def _read(view: View, volume: str) -> VolumeData | None:
     """The volume's public view as the recomputation reads it; None when it cannot be
     read (the recomputation then reads it itself and names every problem)."""
     try:
-        return load_volume(view.layout, volume, private=False)
+        return load_volume(view.layout, volume, private=False, beside=forked)
     except InputError:
         return None
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import atexit
+import gc
 from pathlib import Path
 
 import click
@@ -58,6 +60,10 @@ def verify(
     # No ticking clock: verify forks a child, and no refresh thread may hold a lock then.
     with progress("verifying", ticking=False) as step:
         report = run_verify(path or state.layout.root, progress=step, trust=trust)
+    # At exit the interpreter's cyclic collector walks every object still alive (the
+    # modules, the figures registry read), ≈ 0.25 s at 60 candidates, only to free
+    # memory the process hands back anyway: frozen, its passes skip them.
+    atexit.register(gc.freeze)
     if as_json:
         print_json(report.as_json())
     for note in report.notes:

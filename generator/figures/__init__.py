@@ -17,6 +17,7 @@ from generator.canonical import write_bytes
 from generator.errors import InputError, Problem
 from generator.figures.computed import Computed
 from generator.figures.reading import read_registry
+from generator.forked import Beside, inline
 from generator.hashing import sha256_file
 from generator.models.figures import Figure, FiguresRegistry, registry_chunks
 from generator.models.receipts import Receipt
@@ -104,6 +105,7 @@ def compute(
     data: VolumeData | None = None,
     loaded: Loaded | None = None,
     cut: Mapping[str, str] | None = None,
+    beside: Beside = inline,
 ) -> Computed:
     """Every figure of ``volume``, by id in id order (needs a volume that reads without
     problems), held compactly (``Computed``).
@@ -111,7 +113,8 @@ def compute(
     ``data`` may pass the volume already read (the gates read it once for all nine),
     ``loaded`` other volumes already read (the previous volume, for drift) and ``cut``
     the digests of the bank cut at the volume's version (``store.cut.cut_at``); anything
-    not passed is read or computed here.
+    not passed is read or computed here. ``beside``: where a part of the figures is
+    computed while the rest is computed here (``VolumeFigures.compute``).
     """
     from generator.figures.volume import VolumeFigures  # the statistics stack, when used
 
@@ -121,7 +124,7 @@ def compute(
     current = _read(layout, volume, bounds, known)
     prev_id = previous_volume(layout, volume)
     prev = _read(layout, prev_id, bounds, known) if prev_id else None
-    return VolumeFigures(current, prev, cut).compute().figures.sorted()
+    return VolumeFigures(current, prev, cut).compute(beside).figures.sorted()
 
 
 def _registered(registry: FiguresRegistry, volume: str) -> dict[str, Figure]:
@@ -213,11 +216,13 @@ def verify(
     loaded: Loaded | None = None,
     inputs: list[Problem] | None = None,
     registry: FiguresRegistry | None = None,
+    beside: Beside = inline,
 ) -> list[Problem]:
     """Recompute ``volume`` and compare with the registry, writing nothing; each problem
     is located by the figure's id (the volume's id when it cannot be recomputed at all;
     ``inputs`` then receives every problem of its inputs, for a caller that reports them).
-    ``registry`` passes the registry already read (None: it is read here).
+    ``registry`` passes the registry already read (None: it is read here); ``beside``
+    goes to ``compute``.
 
     Every figure is recomputed from the files, every time: no digest remembered by an
     earlier run stands in for the recomputation (that would let a run vouch for itself).
@@ -248,7 +253,7 @@ def verify(
                 )
                 out.append(_mismatch(fid, f"source {src.path} {what}", cause=src.path))
     try:
-        fresh = compute(layout, volume, bounds, data, loaded, cut)
+        fresh = compute(layout, volume, bounds, data, loaded, cut, beside)
     except InputError as exc:
         out.append(_unreadable(volume, exc))
         if inputs is not None:

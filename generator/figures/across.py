@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import numpy.typing as npt
 
@@ -15,7 +17,13 @@ from generator.figures.calibration import STATUS_KEY
 from generator.figures.context import FigureContext, sources_of
 from generator.figures.tally import VolumeTally, tally_volume
 from generator.models.figures import Param
-from generator.stats import RankRange, holm_separations, paired_rank_ranges, rank_ranges
+from generator.stats import (
+    RankRange,
+    Separation,
+    holm_separations,
+    paired_rank_ranges,
+    rank_ranges,
+)
 from generator.stats import difference_interval as stats_difference
 from generator.store.volume import VolumeData
 
@@ -28,17 +36,30 @@ PAIRED_RANK_METHOD = (
 CoreCounts = dict[str, tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]]
 
 
+def separations(
+    ctx: FigureContext, slugs: list[str], counts: CoreCounts
+) -> list[Separation] | None:
+    """The paired comparisons of the ranked candidates ``slugs`` (sorted) on their core
+    counts, Holm-adjusted (None: the volume ranks by overlapping intervals, or ranks
+    nobody)."""
+    ranking = ctx.data.volume.thresholds.ranking
+    if ranking is None or not slugs:
+        return None
+    return holm_separations({s: counts[s] for s in slugs}, float(ranking.familywise_confidence))
+
+
 def rank_figures(
     ctx: FigureContext,
     core: dict[str, tuple[float, float, float]],
-    counts: CoreCounts,
+    separated: Callable[[], list[Separation] | None],
     judge: str | None = None,
 ) -> None:
     """Best and worst rank of every candidate: from paired comparisons when the volume
-    declares ``thresholds.ranking``, else (earlier volumes, whose figures stay as
-    published) from overlapping core-rate intervals, with tie groups. ``judge`` is the
-    calibration status the ranks carry when a model judge decides the core rates
-    (``detail["judge"]``, as on the rates: ``judge-unvalidated`` says so)."""
+    declares ``thresholds.ranking`` (``separated``: waits for ``separations`` of the
+    candidates of ``core``), else (earlier volumes, whose figures stay as published) from
+    overlapping core-rate intervals, with tie groups. ``judge`` is the calibration status
+    the ranks carry when a model judge decides the core rates (``detail["judge"]``, as on
+    the rates: ``judge-unvalidated`` says so)."""
     slugs = sorted(core)
     if not slugs:
         return
@@ -53,14 +74,14 @@ def rank_figures(
         _register_ranks(ctx, ranges, RANK_METHOD, {}, "the core-rate intervals allow", judge)
         return
     level = str(ranking.familywise_confidence)
-    separated = holm_separations(
-        {s: counts[s] for s in slugs}, float(ranking.familywise_confidence)
-    )
-    ranges = paired_rank_ranges(slugs, separated)
+    found = separated()
+    if found is None:  # pragma: no cover - ``separations`` has the same ranking and slugs
+        raise AssertionError("no paired comparisons for a paired ranking")
+    ranges = paired_rank_ranges(slugs, found)
     detail: dict[str, dict[str, Param | list[str]]] = {
         s: {
-            "better_than": sorted(x.worse for x in separated if x.better == s),
-            "worse_than": sorted(x.better for x in separated if x.worse == s),
+            "better_than": sorted(x.worse for x in found if x.better == s),
+            "worse_than": sorted(x.better for x in found if x.worse == s),
             "familywise_confidence": level,
         }
         for s in slugs

@@ -16,6 +16,8 @@ from generator.store.paths import FIGURES_REGISTRY, Layout
 
 RATE_PLACES = 4
 PERCENT_PLACES = 1
+Made = tuple[str, str, list[Source]]
+"""A figure as ``Computed.made`` hands it on: its id, ``compared`` text and sources."""
 
 
 def rate_display(x: float) -> str:
@@ -119,22 +121,7 @@ class FigureSet:
         params: Mapping[str, Param] | None = None,
         detail: Mapping[str, Param | list[str]] | None = None,
     ) -> None:
-        if fid in self.figures:
-            # Inputs, not code, make ids collide (two candidates of one slug): refuse them
-            # as input, in words, rather than register one number over another.
-            raise InputError(
-                f"cannot compute the figures: figure {fid!r} would be registered twice",
-                [
-                    Problem(
-                        FIGURES_REGISTRY,
-                        None,
-                        "figure-id-collision",
-                        f"two sources compute figure {fid!r}",
-                        "run `probepress gate naming VOLUME`: two candidates whose API "
-                        "strings slugify alike share figure ids",
-                    )
-                ],
-            )
+        self._new(fid)
         self.figures.add(
             Figure.model_validate(
                 {
@@ -154,6 +141,35 @@ class FigureSet:
                 }
             )
         )
+
+    def _new(self, fid: str) -> None:
+        """Refuse ``fid`` when it is registered already."""
+        if fid in self.figures:
+            # Inputs, not code, make ids collide (two candidates of one slug): refuse them
+            # as input, in words, rather than register one number over another.
+            raise InputError(
+                f"cannot compute the figures: figure {fid!r} would be registered twice",
+                [
+                    Problem(
+                        FIGURES_REGISTRY,
+                        None,
+                        "figure-id-collision",
+                        f"two sources compute figure {fid!r}",
+                        "run `probepress gate naming VOLUME`: two candidates whose API "
+                        "strings slugify alike share figure ids",
+                    )
+                ],
+            )
+
+    def made(self) -> list[Made]:
+        """Every figure registered here, to hand on to another set (``extend``)."""
+        return self.figures.made()
+
+    def extend(self, made: list[Made]) -> None:
+        """Register figures another set made (``made``), refusing an id already here."""
+        for fid, text, sources in made:
+            self._new(fid)
+            self.figures.put(fid, text, sources)
 
     def count(
         self,

@@ -49,6 +49,17 @@ class Computed(Mapping[str, Figure]):
         key = tuple(id(s) for s in figure.sources)
         self._sources[fid] = self._lists.setdefault(key, figure.sources)
 
+    def made(self) -> list[tuple[str, str, list[Source]]]:
+        """Every figure as ``(id, compared text, sources)``, in the order added: what a
+        registry filled in another process hands back (``FigureSet.extend``)."""
+        return [(fid, text, self._sources[fid]) for fid, text in self._texts.items()]
+
+    def put(self, fid: str, text: str, sources: list[Source]) -> None:
+        """Keep a figure already validated and made ``compared`` text (by ``made``)."""
+        self._texts[fid] = text
+        key = tuple(id(s) for s in sources)
+        self._sources[fid] = self._lists.setdefault(key, sources)
+
     def same(self, fid: str, registered: Figure) -> bool:
         """Whether ``registered`` agrees with figure ``fid`` on every field but
         ``sources`` (``compared`` texts equal, without encoding the registered one)."""

@@ -2,21 +2,26 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import numpy.typing as npt
 
+from generator.figures.absence import rate_absence, split_half_absence
 from generator.figures.across import (
     across_volume_figures,
     bank_health_figures,
     rank_figures,
+    separations,
 )
 from generator.figures.anchors import anchor_probe_figures
 from generator.figures.builder import (
     RATE_PLACES,
     FigureSet,
+    Made,
     difference_interval,
     points_display,
     rate_display,
@@ -31,6 +36,7 @@ from generator.figures.rubric import rubric_figures
 from generator.figures.tally import Tally
 from generator.figures.withheld import withheld, withheld_figures
 from generator.figures.wrong import wrong_figures
+from generator.forked import Beside, inline
 from generator.models.figures import Param, Source
 from generator.models.volume import CandidateRef
 from generator.stats.differences import narrow_differences
@@ -70,6 +76,11 @@ class _SplitJob:
     sources: list[Source]
     judged: bool = False
     """Whether a judged (Tier 1) item counts toward it: it carries the judge status."""
+
+
+def _decided(mask: Mask, n: npt.NDArray[np.int64]) -> Mask:
+    """The items of ``mask`` with a decided draw: those a rate averages over."""
+    return mask & (n > 0)
 
 
 class VolumeFigures:
@@ -118,7 +129,7 @@ class VolumeFigures:
         """Queue a rate figure; ``_register_rates`` computes and registers the queue."""
         k_all = t.k if k is None else k
         n_all = t.n if n is None else n
-        use = mask & (n_all > 0)
+        use = _decided(mask, n_all)
         if not use.any():
             self._absent.append(fid)
             return
@@ -170,71 +181,34 @@ class VolumeFigures:
             if job.core_of is not None:
                 core_rates[job.core_of] = (iv.estimate, iv.lo, iv.hi)
 
-    def candidates(self) -> dict[str, tuple[float, float, float]]:
-        """Per-candidate figures; returns core rate estimates with narrow bounds."""
-        core_rates: dict[str, tuple[float, float, float]] = {}
+    def _core_counts(self, ranked: set[str]) -> list[str]:
+        """Every candidate's counts on the validated core items (``core_counts``); the
+        ranked candidates that have a core rate (an item with a decided draw), sorted."""
+        vt = self.tally
+        core = vt.select(status="validated") & vt.select(core=True)
+        for ref in self.data.volume.candidates:
+            t = vt.tallies[ref.slug]
+            self.core_counts[ref.slug] = (t.k[core], t.n[core])
+        return sorted(s for s in ranked if _decided(core, vt.tallies[s].n).any())
+
+    def _queue_candidates(self) -> None:
+        """Per-candidate counts registered, their rates queued (``_register_candidates``)."""
         found = withheld(self.ctx)
         self._withheld = {w.category for w in found}
         withheld_figures(self.ctx, found)
         for ref in self.data.volume.candidates:
             self._candidate(ref)
         leniency_figures(self.ctx, self._lenient)
+
+    def _register_candidates(self) -> dict[str, tuple[float, float, float]]:
+        """The queued per-candidate figures; returns core rate estimates with narrow
+        bounds."""
+        core_rates: dict[str, tuple[float, float, float]] = {}
         self._register_rates(core_rates)
         self._register_splits()
-        self._split_half_absence()
-        self._rate_absence()
+        split_half_absence(self.ctx)
+        rate_absence(self.ctx, self._absent)
         return core_rates
-
-    def _rate_absence(self) -> None:
-        """Say which rates are absent because no item of theirs has a decided draw (a bank
-        without Tier 0 items has no Tier 0 rate); registered only then, so a volume where
-        every rate exists keeps the registry it had."""
-        if not self._absent:
-            return
-        self.reg.count(
-            f"{self.vid}/rates/absent",
-            "Rates absent because none of their items has a decided draw",
-            len(self._absent),
-            self.sources_for(*self.data.bundles.values()),
-            detail={
-                "statement": (
-                    "Some rates are absent: none of their items has a decided draw (the "
-                    "bank has no such items, or the reference rater set decided none)."
-                ),
-                "absent": sorted(self._absent),
-            },
-        )
-
-    def _split_half_absence(self) -> None:
-        """Say why split-half figures are absent when the protocol has not two halves.
-
-        Registered only then (like ``movement/anchors``, a count with its statement), so
-        a two-half volume's registry is what it always was.
-        """
-        halves = list(self.data.volume.protocol.halves)
-        if len(halves) == 2:
-            return
-        if len(halves) == 1:
-            why = (
-                f"the protocol has one half ({halves[0]}), so there is no second, "
-                "independent half to compare it with"
-            )
-        else:
-            why = (
-                f"the protocol has {len(halves)} halves ({', '.join(halves)}); the "
-                "split-half comparison is defined for exactly two"
-            )
-        slugs = [ref.slug for ref in self.data.volume.candidates]
-        self.reg.count(
-            f"{self.vid}/split_half/halves",
-            "Halves in the volume's protocol (split-half figures need exactly two)",
-            len(halves),
-            self.sources_for(*self.data.bundles.values()),
-            detail={
-                "statement": f"Split-half figures are absent: {why}.",
-                "absent": [f"{self.vid}/{slug}/split_half/difference" for slug in slugs],
-            },
-        )
 
     def _candidate(self, ref: CandidateRef) -> None:
         """Queue the rates of one candidate and register its counts."""
@@ -249,7 +223,6 @@ class VolumeFigures:
         p = f"{self.vid}/{slug}"
         core = validated & vt.select(core=True)
         self._rate(f"{p}/core_rate", f"Core failure rate of {name}", t, core, src, core_of=slug)
-        self.core_counts[slug] = (t.k[core], t.n[core])
         self._rate(
             f"{p}/full_rate",
             f"Full-bank failure rate of {name} (bank {self.data.volume.bank_version})",
@@ -377,19 +350,41 @@ class VolumeFigures:
                 return status
         return None
 
-    def compute(self) -> FigureSet:
-        """Every figure of the volume, in a fixed order."""
+    def compute(self, beside: Beside = inline) -> FigureSet:
+        """Every figure of the volume (in id order once sorted).
+
+        The per-candidate figures and the ranks are registered here; ``beside``
+        (``generator.forked.forked``: in other processes) the paired comparisons of the
+        ranks, which need the core counts only, and the other figures, which need only
+        the tallies and the calibration status. Each figure is computed once, then added
+        to the registry as if registered here."""
         self.judge_status = calibration_figures(self.ctx)
-        core = self.candidates()
-        rubric_figures(self.ctx)
-        wrong_figures(self.ctx, self.judge_status)
-        contamination_figures(self.ctx, self.judge_status)
-        # Baselines get every figure but a rank: they are never ranked (issue 16).
-        ranked = {ref.slug for ref in self.data.volume.ranked()}
-        ranked_core = {s: v for s, v in core.items() if s in ranked}
-        rank_figures(self.ctx, ranked_core, self.core_counts, self._core_judge(ranked_core))
-        jury_figures(self.ctx)
-        anchor_probe_figures(self.ctx)
-        bank_health_figures(self.ctx)
-        across_volume_figures(self.ctx)
+        with beside(self._others, "the jury, wrong-answer and contamination figures") as others:
+            # Baselines get every figure but a rank: they are never ranked (issue 16).
+            ranked = {ref.slug for ref in self.data.volume.ranked()}
+            rated = self._core_counts(ranked)
+            paired = partial(separations, self.ctx, rated, self.core_counts)
+            with beside(paired, "the paired rank comparisons") as separated:
+                self._queue_candidates()
+                core = self._register_candidates()
+                ranked_core = {s: v for s, v in core.items() if s in ranked}
+                if sorted(ranked_core) != rated:  # the same rule decided both
+                    raise AssertionError(f"ranked {sorted(ranked_core)}, compared {rated}")
+                judge = self._core_judge(ranked_core)
+                rank_figures(self.ctx, ranked_core, separated.result, judge)
+            made = others.result()
+        self.reg.extend(made)
         return self.reg
+
+    def _others(self) -> list[Made]:
+        """The figures that need no per-candidate rate, in a registry of their own."""
+        ctx = copy.copy(self.ctx)  # the same data, tallies and sources
+        ctx.reg = FigureSet()
+        rubric_figures(ctx)
+        wrong_figures(ctx, self.judge_status)
+        contamination_figures(ctx, self.judge_status)
+        jury_figures(ctx)
+        anchor_probe_figures(ctx)
+        bank_health_figures(ctx)
+        across_volume_figures(ctx)
+        return ctx.reg.made()

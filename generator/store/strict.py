@@ -80,7 +80,9 @@ def parse_json(raw: bytes) -> Any:
         value = jiter.from_json(raw, allow_inf_nan=False, catch_duplicate_keys=True)
     except ValueError as exc:
         raise _jiter_refusal(exc) from None
-    digits = _longest_int(value)
+    # An integer is written as its digits, so one over the bound is a run of more
+    # digits than the bound in the bytes: without such a run the tree need not be walked.
+    digits = _longest_int(value) if _long_digit_run(raw) else 0
     if digits > MAX_INT_DIGITS:
         raise StrictError("int-too-long", _long_int_message(digits), _int_line(raw, digits))
     return value
@@ -96,6 +98,21 @@ def check_json_line(line: bytes) -> None:
         jiter.from_json(line, catch_duplicate_keys=True, cache_mode="keys")
     except ValueError as exc:
         raise _jiter_refusal(exc) from None
+
+
+_DIGITS = bytes(49 if 48 <= b <= 57 else 48 for b in range(256))
+"""``bytes.translate`` table: each ASCII digit to ``1``, every other byte to ``0``."""
+_RUN = b"1" * (MAX_INT_DIGITS + 1)
+_RUN_BLOCK = 1 << 20
+
+
+def _long_digit_run(raw: bytes) -> bool:
+    """Whether ``raw`` holds more than ``MAX_INT_DIGITS`` ASCII digits in a row (mapped a
+    MiB at a time, each block with the bound's length of the next, so no run is cut)."""
+    for start in range(0, len(raw), _RUN_BLOCK):
+        if _RUN in raw[start : start + _RUN_BLOCK + MAX_INT_DIGITS].translate(_DIGITS):
+            return True
+    return False
 
 
 def _longest_int(value: Any) -> int:

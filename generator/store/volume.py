@@ -8,7 +8,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
-from generator.errors import InputError, UsageError
+from generator.errors import InputError, Problem, UsageError
+from generator.forked import Beside, inline
 from generator.models.base import slugify
 from generator.models.volume import CandidateRef, Volume
 from generator.progress import Progress, expect
@@ -78,6 +79,7 @@ def load_volume(
     private: bool = True,
     strict: bool = True,
     progress: Progress | None = None,
+    beside: Beside = inline,
 ) -> VolumeData:
     """Read ``bundles/<volume_id>/`` and everything it refers to.
 
@@ -89,6 +91,10 @@ def load_volume(
         strict: Raise ``InputError`` when any problem was found; otherwise return the
             data with ``problems`` filled (the preflight gate's mode).
         progress: Called with each bundle's slug as it is read.
+        beside: Where the second half of the bundles is read while this process reads
+            the first (``generator.forked.forked``: another process, for ``verify``'s
+            second core); each bundle is read once, by one of the two, and the halves are
+            put together in the candidates' order, problems included.
 
     Raises:
         UsageError: The volume does not exist.
@@ -98,7 +104,7 @@ def load_volume(
     bounds = bounds or Bounds()
     problems = Problems()
     data = _read_volume_and_bank(layout, volume_id, bounds, problems, private)
-    entries = _read_bundles(data, volume_id, bounds, problems, progress)
+    entries = _read_bundles(data, volume_id, bounds, problems, progress, beside)
     data.problems = problems.items
     store = layout.cache
     if store is not None and not problems:  # a volume with problems leaves no trace
@@ -152,24 +158,55 @@ def _read_bundles(
     bounds: Bounds,
     problems: Problems,
     progress: Progress | None,
+    beside: Beside,
 ) -> list[tuple[str, bytes]]:
-    """Read each candidate's bundle into ``data``; the cache entries to store if all is well."""
+    """Read each candidate's bundle into ``data``; the cache entries to store if all is well.
+
+    The second half of the bundles is read ``beside`` (with its own problems and shared
+    values), then added after the first half's, as one reading in order would."""
     layout, bank = data.layout, data.bank
-    memo = Memo()
     remembered = rows.bank_key(layout, bool(bank.private)) if layout.cache is not None else None
-    entries: list[tuple[str, bytes]] = []
     owners = _bundle_owners(layout, data.volume, bounds, problems)
     expect(progress, len(owners))
-    with _collector_paused():
-        for slug in owners:
-            if progress is not None:
-                progress(slug)
+    first, second = owners[: (len(owners) + 1) // 2], owners[(len(owners) + 1) // 2 :]
+
+    memo = Memo()  # shared by the halves read here; a forked child has its own copy
+    apart = beside is not inline  # another process: it shows no progress
+
+    def read(slugs: list[str], found: Problems, shown: Progress | None) -> _Read:
+        entries: list[tuple[str, bytes]] = []
+        bundles: dict[str, BundleData] = {}
+        for slug in slugs:
+            if shown is not None:
+                shown(slug)
             bundle = scan_bundle(
-                layout, volume_id, slug, bank, bounds, problems, memo, remembered, entries
+                layout, volume_id, slug, bank, bounds, found, memo, remembered, entries
             )
             if bundle is not None:
-                data.bundles[slug] = bundle
-    return entries
+                bundles[slug] = bundle
+        return _Read(bundles, found.items, entries)
+
+    with _collector_paused():
+        later_shown = None if apart else progress
+        with beside(lambda: read(second, Problems(), later_shown), "reading the bundles") as rest:
+            done = read(first, problems, progress)
+            later = rest.result()
+    data.bundles.update(done.bundles)
+    data.bundles.update(later.bundles)
+    problems.items.extend(later.problems)
+    if apart and progress is not None:
+        for slug in second:
+            progress(slug)
+    return done.entries + later.entries
+
+
+@dataclass(frozen=True)
+class _Read:
+    """Bundles read in order, with their problems and cache entries."""
+
+    bundles: dict[str, BundleData]
+    problems: list[Problem]
+    entries: list[tuple[str, bytes]]
 
 
 def _bundle_owners(layout: Layout, volume: Volume, bounds: Bounds, problems: Problems) -> list[str]:
