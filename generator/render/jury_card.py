@@ -2,7 +2,9 @@
 
 Besides figures, a jury card lists records: the seated jury and its recusals (from the
 bundle manifest) and the draws where the panel majority differs from the grader, with
-their texts for public items. Held-out items appear by id only: their texts are never
+their texts for public items, and what the candidate gets wrong (``generator.render.wrong``)
+with the start of each public item's first failing response. Both kinds of draw are read
+in one pass over the bundle. Held-out items appear by id only: their texts are never
 loaded (the volume is read without the private store) and ``read_responses`` returns
 nothing for them.
 """
@@ -21,7 +23,7 @@ from generator.models.raters import Rater
 from generator.render import contamination
 from generator.render.context import Candidate, Inputs, base_context, jury_card_path
 from generator.render.text import Clipped, clip
-from generator.render.wrong import rubric_lines_context
+from generator.render.wrong import failures, rubric_lines_context
 from generator.scoring import adjudication_seat
 from generator.store.bank import Bank
 from generator.store.rowtypes import BundleData, DrawKey
@@ -166,20 +168,21 @@ def _with_texts(listed: Listed, bank: Bank, texts: DrawTexts | None) -> Listed:
     )
 
 
-def _listed(inputs: Inputs, candidate: Candidate) -> tuple[list[Listed], list[Listed]]:
-    """(disagreements with texts, grader refusals) among the draws the panel re-graded."""
+def _listed(inputs: Inputs, candidate: Candidate) -> dict[str, Any]:
+    """The disagreements with their texts, the grader refusals among the draws the panel
+    re-graded, and what the candidate gets wrong (None for a baseline), with the texts
+    of both read in one pass over the bundle."""
     bank = inputs.data.bank
     panel = _Panel.of(candidate.bundle, adjudication_seat(inputs.data.volume))
     disagree = panel.disagreements()
-    texts = (
-        read_responses(inputs.data.layout, candidate.bundle, bank, set(disagree))
-        if inputs.texts
-        else {}
-    )
-    return (
-        [_with_texts(panel.listed(k, bank), bank, texts.get(k)) for k in disagree],
-        [panel.listed(k, bank) for k in panel.grader_refusals()],
-    )
+    wrong = failures(inputs, candidate)
+    keys = {*disagree, *(wrong.quoted if wrong is not None else ())}
+    texts = read_responses(inputs.data.layout, candidate.bundle, bank, keys) if inputs.texts else {}
+    return {
+        "disagreements": [_with_texts(panel.listed(k, bank), bank, texts.get(k)) for k in disagree],
+        "refusals": [panel.listed(k, bank) for k in panel.grader_refusals()],
+        "wrong": wrong.context(inputs, texts) if wrong is not None else None,
+    }
 
 
 def jury_card_context(inputs: Inputs, candidate: Candidate) -> dict[str, Any]:
@@ -188,15 +191,13 @@ def jury_card_context(inputs: Inputs, candidate: Candidate) -> dict[str, Any]:
     page = jury_card_path(vid, candidate.slug)
     title = f"{inputs.data.volume.title}: jury card of {candidate.ref.display_name}"
     context = base_context(inputs, page, title)
-    disagreements, refusals = _listed(inputs, candidate)
     context.update(
         {
             "candidate": candidate,
             "manifest": candidate.bundle.manifest,
             "seats": _seats(inputs, candidate),
             "recusals": _recusals(inputs, candidate),
-            "disagreements": disagreements,
-            "refusals": refusals,
+            **_listed(inputs, candidate),
             "leaderboard": "../leaderboard.html",
             "rubric_lines": rubric_lines_context(inputs, candidate),
             "anchor_probe": anchor_probe_id(vid, candidate.ref.api) if candidate.anchor else None,

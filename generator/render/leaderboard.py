@@ -17,7 +17,6 @@ from generator.render.context import (
     percent_label,
 )
 from generator.render.forest import forest_plots
-from generator.render.wrong import wrong_context
 
 CATEGORY_COLUMNS = 7
 """Most category columns in one table (13 categories make two tables of 7 and 6)."""
@@ -119,7 +118,6 @@ def leaderboard_context(inputs: Inputs) -> dict[str, Any]:
             "declared_conditions": [c for c in ordered if c.ref.conditions is not None],
             "drift": drift,
             "movement": movement,
-            "wrong": wrong_context(inputs, ordered),
             **_ranking(inputs, ordered),
         }
     )

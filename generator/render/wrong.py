@@ -1,16 +1,23 @@
-"""Contexts of "What models get wrong" (the leaderboard's ``templates/wrong.html``) and
-of the jury card's rubric lines (``templates/rubric_lines.html``).
+"""Contexts of a jury card's "What it gets wrong" (``templates/wrong.html``) and of its
+rubric lines (``templates/rubric_lines.html``).
 
 Both list figures of ``generator.figures.wrong`` and add texts only for public items:
 the item's pass criterion or rubric line, and a short excerpt of the failing draw the
 figure names. Held-out items appear by id and category (and a rubric line by id and
-kind): the volume is read without the private store, ``read_responses`` never returns a
-held-out draw, and nothing here looks a held-out text up.
+kind): the volume is read without the private store, the jury card's one
+``read_responses`` pass never returns a held-out draw, and nothing here looks a held-out
+text up.
+
+"What it gets wrong" is on each ranked candidate's jury card, not the leaderboard: the
+leaderboard links to it, so no frozen page (and no PDF document) grows with the number of
+candidates by more than a line each (issue 19: the PDF worker's memory is one document's
+pages).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -19,7 +26,7 @@ from generator.models.figures import Figure
 from generator.render.context import Candidate, Inputs
 from generator.render.text import Clipped, clip
 from generator.store.rowtypes import DrawKey
-from generator.store.texts import read_responses
+from generator.store.texts import DrawTexts
 
 EXCERPT = 240
 """Characters of a failing response quoted (the rest is in the bundle download)."""
@@ -111,26 +118,43 @@ def _entry(inputs: Inputs, f: Figure, responses: dict[DrawKey, Clipped]) -> Entr
     )
 
 
-def _failing(inputs: Inputs, c: Candidate) -> Failing:
+@dataclass(frozen=True)
+class Failures:
+    """A ranked candidate's most-failed figures, and the draws whose responses they quote."""
+
+    candidate: Candidate
+    items: list[Figure]
+    lines: list[Figure]
+    quoted: set[DrawKey]
+    """The first failing draw of each public item listed (none of a held-out item)."""
+
+    def context(self, inputs: Inputs, texts: Mapping[DrawKey, DrawTexts]) -> Failing:
+        """The figures with their public texts (``texts``: the quoted draws' responses)."""
+        responses = {
+            k: clip(t.response, EXCERPT)
+            for k, t in texts.items()
+            if k in self.quoted and t.response
+        }
+        return Failing(
+            self.candidate,
+            tuple(_entry(inputs, f, responses) for f in self.items),
+            tuple(_entry(inputs, f, responses) for f in self.lines),
+        )
+
+
+def failures(inputs: Inputs, c: Candidate) -> Failures | None:
+    """``c``'s most-failed items and rubric lines (None for a baseline, which is never
+    ranked or compared: no page lists its failures)."""
+    if not c.ref.ranked:
+        return None
     items = _under(inputs, f"{c.prefix}/wrong/item/")
     lines = _under(inputs, f"{c.prefix}/wrong/line/")
-    keys = set()
+    quoted = set()
     for f in (*items, *lines) if inputs.texts else ():
         example, item = f.detail.get("example"), str(f.detail["item"])
         if isinstance(example, str) and item in inputs.data.bank.public:
-            keys.add(DrawKey(item, example[0], int(example[1:])))
-    texts = read_responses(inputs.data.layout, c.bundle, inputs.data.bank, keys) if keys else {}
-    responses = {k: clip(t.response, EXCERPT) for k, t in texts.items() if t.response}
-    return Failing(
-        c,
-        tuple(_entry(inputs, f, responses) for f in items),
-        tuple(_entry(inputs, f, responses) for f in lines),
-    )
-
-
-def wrong_context(inputs: Inputs, candidates: list[Candidate]) -> list[Failing]:
-    """Each candidate's most-failed items and rubric lines, in the leaderboard's order."""
-    return [_failing(inputs, c) for c in candidates]
+            quoted.add(DrawKey(item, example[0], int(example[1:])))
+    return Failures(c, items, lines, quoted)
 
 
 def rubric_lines_context(inputs: Inputs, c: Candidate) -> dict[str, list[RubricItem]]:

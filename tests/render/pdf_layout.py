@@ -110,20 +110,23 @@ def recorded(folder: Path) -> dict[str, list[PageLayout]]:
     return out
 
 
-def table_columns(job: PdfJob) -> tuple[float, list[tuple[str, float, list[float]]]]:
-    """Lay ``job`` out (in a prepared worker): the first page's content width, and each
-    table's class, width and column widths, in document order (once per table)."""
+def table_columns(job: PdfJob) -> list[tuple[str, float, list[float], float]]:
+    """Lay ``job`` out (in a prepared worker): each table's class, width and column
+    widths, and the content width of the page it starts on, in document order (once per
+    table)."""
     ready = prepare(job)
     document = ready.document.render(stylesheets=ready.stylesheets, font_config=ready.fonts)
-    page = document.pages[0]._page_box
     tables, seen = [], set()
     for laid in document.pages:
         for box in _walk(laid._page_box):
             element = getattr(box, "element", None)
             if type(box).__name__ == "TableBox" and id(element) not in seen:
                 seen.add(id(element))
-                tables.append((element.get("class") or "", box.width, list(box.column_widths)))
-    return page.width, tables
+                page = laid._page_box.width
+                tables.append(
+                    (element.get("class") or "", box.width, list(box.column_widths), page)
+                )
+    return tables
 
 
 def in_worker(function: Any, job: PdfJob) -> Any:

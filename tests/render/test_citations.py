@@ -20,7 +20,7 @@ import yaml
 from generator.figures import load_registry
 from generator.models.volume import Volume
 from generator.numbers import reading
-from generator.render import jury_card, render_volume, wrong
+from generator.render import jury_card, render_volume
 from generator.render.environment import PACKAGE_TEMPLATES, UnknownFigure
 from generator.store import Layout
 from tests.conftest import CliRun
@@ -96,14 +96,13 @@ def test_the_publishing_gate_passes_the_real_templates(cli: CliRun, root: Path) 
 def test_the_publishing_gates_render_reads_no_response(
     cli: CliRun, root: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The gate renders only to see what the templates look up: the excerpts of "What
-    models get wrong" and the jury cards' quotes are not read (a pass over every bundle's
-    draws each)."""
+    """The gate renders only to see what the templates look up: the jury cards' quotes
+    (disagreements and "What it gets wrong" excerpts) are not read (a pass over every
+    bundle's draws each)."""
 
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError("the publishing gate read a response")
 
-    monkeypatch.setattr(wrong, "read_responses", refuse)
     monkeypatch.setattr(jury_card, "read_responses", refuse)
     git_commit_all(root)
     for volume in ("vol-001", "vol-002"):

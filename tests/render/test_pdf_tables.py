@@ -1,9 +1,11 @@
-"""The print layout of the "what models get wrong" tables (issue 19, PDFs third round).
+"""The print layout of a jury card's "what it gets wrong" tables (issue 19, PDFs third
+round; on the jury card since the fourth).
 
 Their columns have set widths in print (``table-layout: fixed``), so WeasyPrint never
 measures the untrusted texts' narrowest width (with ``overflow-wrap: anywhere`` that is a
 layout of the rest of the text after every character) and no unbroken string widens the
-table past the page.
+table past the page. The section is laid out on a landscape page of the portrait card
+(the widths are those the automatic layout gave on the landscape leaderboard).
 """
 
 from __future__ import annotations
@@ -39,19 +41,24 @@ def test_the_wrong_tables_keep_their_set_columns_and_the_page_width() -> None:
     css = (PACKAGE_TEMPLATES / "page.css").read_text("utf-8")
     template = (PACKAGE_TEMPLATES / "wrong.html").read_text("utf-8")
     assert '<table class="wrong items">' in template and '<table class="wrong lines">' in template
+    assert '<section id="wrong" class="wide">' in template
     unbroken = '<div class="text">' + "x" * 2_000 + "</div>"
     first = ['<span class="mono">' + "i" * 40 + "</span>", "cat", "50.0%", "1–2", "5"]
     tables = _table("items", ITEMS, [*first, "y" * 500, unbroken]) + _table(
         "lines", LINES, [*first[:1], "m1", "must", *first[2:], "z" * 500, unbroken]
     )
+    # As on a jury card: a portrait page, then the section on a landscape one.
     html = (
-        f'<!DOCTYPE html><html><head><style>{css}</style></head><body class="wide"><main>'
-        f"{tables}</main></body></html>"
+        f"<!DOCTYPE html><html><head><style>{css}</style></head><body><main>"
+        '<table class="before"><tbody><tr><td>a portrait page</td></tr></tbody></table>'
+        f'<section class="wide">{tables}</section></main></body></html>'
     ).encode()
     job = PdfJob("t.pdf", html, hashlib.sha256(html).hexdigest(), 0, False)
-    page_width, laid = in_worker(table_columns, job)
-    assert [kind for kind, _, _ in laid] == ["wrong items", "wrong lines"]
-    for (kind, width, columns), name in zip(laid, ("items", "lines"), strict=True):
+    before, *laid = in_worker(table_columns, job)
+    assert [kind for kind, *_ in laid] == ["wrong items", "wrong lines"]
+    portrait = before[3]
+    for (kind, width, columns, page_width), name in zip(laid, ("items", "lines"), strict=True):
+        assert page_width > 1.4 * portrait, (kind, page_width, portrait)  # landscape
         set_widths = _widths(css, name)
         assert len(set_widths) == len(columns) - 1 and sum(set_widths) < 100, kind
         # The unbroken strings wrap: the table is as wide as the page's content box.

@@ -1,5 +1,6 @@
-""" "What models get wrong" on the leaderboard and the rubric lines on the jury cards:
-public texts shown and escaped, held-out items by id only, and the leak scan reads it."""
+""" "What it gets wrong" and the rubric lines on the jury cards, linked from the
+leaderboard's "What models get wrong": public texts shown and escaped, held-out items by
+id only, and the leak scan reads them."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ def _jsonl(path: Path) -> list[dict[str, Any]]:
 
 def _section(page: Path, name: str) -> str:
     text = page.read_text("utf-8")
-    start = text.index(f'<section id="{name}">')
+    start = text.index(f'<section id="{name}"')
     return text[start : text.index("</section>", start)]
 
 
@@ -79,31 +80,53 @@ def _figures(root: Path) -> dict[str, dict[str, Any]]:
     return figures
 
 
-def test_public_failures_show_criterion_and_excerpt_held_out_ones_only_ids(root: Path) -> None:
+def test_the_leaderboard_links_each_ranked_model_to_its_failures(root: Path) -> None:
+    """One line per ranked model, linking to its jury card's section; no failure figure
+    and no response excerpt on the leaderboard itself (its size is bounded by a line a
+    candidate, not by ten rows of excerpts)."""
     pages = _render(root)
     wrong = _section(pages / "leaderboard.html", "wrong")
+    ranked = _ranked(root)
+    links = re.findall(r'<li><a href="jury/([^"#]+)\.html#wrong">', wrong)
+    assert sorted(links) == sorted(ranked) and len(links) == len(set(links))
+    assert wrong.count("<li>") == len(ranked)
+    assert "<table" not in wrong and 'class="text"' not in wrong
+    failed = {
+        f["detail"]["item"]
+        for fid, f in _figures(root).items()
+        if fid.startswith(f"{VOL}/") and "/wrong/" in fid
+    }
+    assert failed and not {item for item in failed if item in wrong}
+
+
+def test_public_failures_show_criterion_and_excerpt_held_out_ones_only_ids(root: Path) -> None:
+    pages = _render(root)
     figures = _figures(root)
     ranked = _ranked(root)
     slugs = {p.name for p in (root / "bundles" / VOL).iterdir() if p.is_dir()}
     assert ranked and slugs - ranked  # the example has ranked models and baselines
-    # Baselines are never ranked or compared: the section lists the ranked models only.
-    for slug in slugs:
-        assert (f'<h3 id="wrong-{slug}">' in wrong) == (slug in ranked), slug
-    listed = [
-        f
-        for fid, f in figures.items()
-        if fid.split("/")[:3:2] == [VOL, "wrong"] and fid.split("/")[1] in ranked
-    ]
     public = {r["id"]: r for r in _jsonl(root / "bank" / "public.jsonl")}
-    assert any(f["detail"]["heldout"] for f in listed)  # held-out failures are listed too
-    shown = html.unescape(wrong)
-    for f in listed:
-        assert f["display"] in shown and f["detail"]["item"] in shown
-        item = public.get(f["detail"]["item"])
-        if item is not None and "line" not in f["detail"]:
-            assert item["pass_criterion"] in shown
-    assert "Held-out item: its criterion and responses are not published." in wrong
-    assert "Held-out item: its rubric and responses are not published." in wrong
+    heldout = set()
+    for slug in sorted(slugs):
+        card = (pages / "jury" / f"{slug}.html").read_text("utf-8")
+        # Baselines are never ranked or compared: their cards list no failures.
+        assert ('<section id="wrong"' in card) == (slug in ranked), slug
+        if slug not in ranked:
+            continue
+        wrong = _section(pages / "jury" / f"{slug}.html", "wrong")
+        listed = [f for fid, f in figures.items() if fid.startswith(f"{VOL}/{slug}/wrong/")]
+        assert listed, slug
+        shown = html.unescape(wrong)
+        for f in listed:
+            assert f["display"] in shown and f["detail"]["item"] in shown
+            heldout |= {f["detail"]["item"]} if f["detail"]["heldout"] else set()
+            item = public.get(f["detail"]["item"])
+            if item is not None and "line" not in f["detail"]:
+                assert item["pass_criterion"] in shown
+    assert heldout  # held-out failures are listed too
+    cards = "".join(p.read_text("utf-8") for p in (pages / "jury").glob("*.html"))
+    assert "Held-out item: its criterion and responses are not published." in cards
+    assert "Held-out item: its rubric and responses are not published." in cards
 
 
 def test_no_held_out_text_reaches_the_leaderboard_or_a_jury_card(root: Path) -> None:
@@ -167,7 +190,7 @@ def test_a_hostile_failing_response_is_shown_as_text(root: Path, cli: CliRun) ->
 
     edit_lines(bundle_dir(root, slug, VOL), "draws.jsonl", poison)
     assert cli("figures", VOL).exit_code == 0
-    wrong = _section(_render(root) / "leaderboard.html", "wrong")
+    wrong = _section(_render(root) / "jury" / f"{slug}.html", "wrong")
     assert "<script" not in wrong and "<img" not in wrong
     assert "&lt;script&gt;alert(&#34;owned&#34;)&lt;/script&gt;" in wrong
     assert "[U+202E]gnp.exe" in wrong and "\u202e" not in wrong
@@ -175,17 +198,18 @@ def test_a_hostile_failing_response_is_shown_as_text(root: Path, cli: CliRun) ->
 
 @pytest.mark.parametrize("planted", [False, True])
 def test_the_leak_scan_reads_the_section(root: Path, cli: CliRun, planted: bool) -> None:
-    page = _render(root) / "leaderboard.html"
+    slug = _first_public_example(root)[0]
+    page = _render(root) / "jury" / f"{slug}.html"
     secret = max(_heldout_texts(root), key=len)
     if planted:  # as a bug that quoted a held-out response in the section would
         text = page.read_text("utf-8")
-        marker = '<section id="wrong">'
+        marker = '<section id="wrong" class="wide">'
         page.write_text(text.replace(marker, f"{marker}<p>{html.escape(secret)}</p>"), "utf-8")
     git_commit_all(root, "rendered")
     result = cli("--no-cache", "gate", "holdout", VOL, "--json")
     report = json.loads(result.stdout)
     gate = next(g for g in report["gates"] if g["gate"] == "holdout")
-    on_page = [f for f in gate["findings"] if f["path"].endswith(f"{VOL}/leaderboard.html")]
+    on_page = [f for f in gate["findings"] if f["path"].endswith(f"{VOL}/jury/{slug}.html")]
     assert bool(on_page) == planted, on_page
     if planted:
         assert on_page[0]["rule"].startswith("leak-")
