@@ -35,6 +35,9 @@ class PageLayout:
     """Some of the page footer is on this page."""
     main: bool = False
     """Some of the page's main content is on this page."""
+    overflow: list[int] = field(default_factory=list)
+    """Tables (index in document order) whose right edge passes the page's content edge
+    here: columns a reader of the PDF cannot see."""
 
 
 def _walk(box: Any) -> Any:
@@ -61,10 +64,16 @@ def describe(document: Any) -> list[PageLayout]:
     out = []
     for page in document.pages:
         seen = PageLayout(table_rows=counts)
+        right = page._page_box.content_box_x() + page._page_box.width
         for box in _walk(page._page_box):
             element = getattr(box, "element", None)
             if element is None or getattr(box, "element_tag", None) in ("html", "body"):
                 continue
+            if type(box).__name__ == "TableBox" and box.element_tag == "table":
+                table = tables[id(element)]
+                past = box.border_box_x() + box.border_width() > right + 0.5  # CSS px
+                if past and table not in seen.overflow:
+                    seen.overflow.append(table)
             if box.element_tag == "tr" and parent[element].tag == "tbody":
                 table = tables[id(parent[parent[element]])]
                 index = list(parent[element]).index(element)
@@ -104,6 +113,7 @@ def recorded(folder: Path) -> dict[str, list[PageLayout]]:
                 table_rows={int(k): v for k, v in page["table_rows"].items()},
                 footer=page["footer"],
                 main=page["main"],
+                overflow=page["overflow"],
             )
             for page in data["pages"]
         ]

@@ -68,6 +68,17 @@ def test_no_row_or_footer_alone_on_a_pdf_page(rendered: Path) -> None:
     assert {path: _lone(layout) for path, layout in layouts.items() if _lone(layout)} == {}
 
 
+def test_no_table_is_wider_than_its_pdf_page(rendered: Path) -> None:
+    """A column past the page's edge is cut off in print (the calibration table of a
+    jury card lost its last two columns in portrait)."""
+    layouts = recorded(layouts_of(rendered))
+    wide = {
+        path: sorted({t for page in layout for t in page.overflow})
+        for path, layout in layouts.items()
+    }
+    assert {path: tables for path, tables in wide.items() if tables} == {}
+
+
 def test_the_lone_row_check_finds_what_it_must() -> None:
     layout = [
         PageLayout(rows={0: [0, 1, 2]}, table_rows={0: 4, 1: 1}, main=True),
