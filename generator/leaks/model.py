@@ -118,9 +118,10 @@ class LeakConfig:
             ordinary text ("No.", "42"); they are not scanned and are listed in
             ``LeakIndex.unscannable`` so the caller can report them by key. Secrets
             from ``min_tokens`` up to ``window - 1`` tokens are matched whole.
-        chunk_chars: Characters scanned at a time; memory stays bounded by a small
-            multiple of this (about 70 bytes a character for JSON, a token every two or
-            three characters: 1 MiB chunks of the 600-candidate registry took 75 MB).
+        chunk_chars: Characters scanned at a time; memory stays bounded by a multiple
+            of this (the arrays of a chunk are several times its length in tokens, and
+            JSON has a token every two or three characters: scanning the 600-candidate
+            registry 1 Mi characters at a time took RSS up by about 100 MB).
         max_file_bytes: Larger files are not read (``Unscannable``): the scan's reads
             are bounded even where the file system is not (PDFs are parsed whole).
     """
