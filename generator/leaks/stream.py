@@ -147,15 +147,20 @@ class DocumentScan:
         """Add the next piece of raw text (any size, split anywhere)."""
         self._pending += piece
         chunk = self._index.config.chunk_chars
-        if len(self._pending) < chunk:
-            return
-        cut = safe_cut(self._pending, markup=self._fmt in ("markup", "markdown"))
-        if cut == 0:
-            if len(self._pending) < _CARRY_LIMIT * chunk:
-                return
-            cut = len(self._pending)
-        head, self._pending = self._pending[:cut], self._pending[cut:]
-        self._process(head)
+        markup = self._fmt in ("markup", "markdown")
+        while len(self._pending) >= chunk:
+            # A chunk at a time (its last safe cut), however large the piece: the arrays of
+            # a chunk are a few times its length in tokens, and JSON is a token a few
+            # characters. With no safe cut in it, the last of the whole text so far.
+            cut = safe_cut(self._pending[:chunk], markup=markup) or safe_cut(
+                self._pending, markup=markup
+            )
+            if cut == 0:
+                if len(self._pending) < _CARRY_LIMIT * chunk:
+                    return
+                cut = len(self._pending)
+            head, self._pending = self._pending[:cut], self._pending[cut:]
+            self._process(head)
 
     def finish(self) -> list[Leak]:
         """Scan what is left and return the document's leaks in report order."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -67,34 +67,36 @@ def render_pages(
         UsageError: A template cites a figure that is not registered, or the templates
             cannot be found.
     """
+    pages = iter_pages(data, figures, provenance, progress, draft=draft, texts=texts)
+    return sorted(pages, key=lambda p: p.path)
+
+
+def iter_pages(
+    data: VolumeData,
+    figures: Mapping[str, Figure],
+    provenance: Provenance,
+    progress: Progress | None = None,
+    *,
+    draft: bool = False,
+    texts: bool = True,
+) -> Iterator[Page]:
+    """``render_pages``'s pages one at a time, the leaderboard first, then the jury cards
+    in candidate order: a caller that only needs each page in turn never holds them all
+    (at 600 candidates, tens of MB of HTML)."""
     directory = template_dir(data.layout)
     env = make_environment(directory)
     inputs = Inputs(data, figures, provenance, stylesheet(env), draft, texts)
-    pages = []
     expect(progress, 1 + len(candidates_in_order(inputs)))
     context = leaderboard_context(inputs)
     path = leaderboard_path(data.id)
-    pages.append(
-        Page(
-            path,
-            _render(env, directory, "leaderboard.html", context),
-            context["title"],
-            "leaderboard",
-        )
-    )
+    html = _render(env, directory, "leaderboard.html", context)
+    yield Page(path, html, context["title"], "leaderboard")
     if progress is not None:
         progress(path)
     for candidate in candidates_in_order(inputs):
         context = jury_card_context(inputs, candidate)
         path = jury_card_path(data.id, candidate.slug)
-        pages.append(
-            Page(
-                path,
-                _render(env, directory, "jury_card.html", context),
-                context["title"],
-                "jury-card",
-            )
-        )
+        html = _render(env, directory, "jury_card.html", context)
+        yield Page(path, html, context["title"], "jury-card")
         if progress is not None:
             progress(path)
-    return sorted(pages, key=lambda p: p.path)

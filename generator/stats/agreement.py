@@ -25,6 +25,7 @@ standard error by 1e-15 (we report 0).
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -202,13 +203,15 @@ def _category_counts(
         raise StatsError("AC1 categories must be unique")
     if any(not isinstance(c, str) or c == "" for c in declared):
         raise StatsError("AC1 categories must be non-empty strings")
-    rows = [list(row) for row in ratings]
-    width = len(rows[0]) if rows else 0
+    width = len(ratings[0]) if len(ratings) else 0
     if width < 2:
         raise StatsError(f"AC1 needs at least 2 raters (columns), got {width}")
     column = {c: k for k, c in enumerate(declared)}
-    counts: list[list[float]] = []
-    for s, row in enumerate(rows):
+    # The rated subjects' tallies, one after another in one buffer of floats: a list and
+    # float objects per subject, and a copy of every row, were held until the end.
+    counts = array("d")
+    paired_subjects = 0
+    for s, row in enumerate(ratings):
         if len(row) != width:
             raise StatsError(f"ratings row {s} has {len(row)} raters, expected {width}")
         tally = [0.0] * len(declared)
@@ -221,14 +224,14 @@ def _category_counts(
                 )
             tally[column[value]] += 1.0
         if any(tally):  # subjects nobody rated are dropped
-            counts.append(tally)
-    paired_subjects = sum(1 for tally in counts if sum(tally) >= 2)
+            counts.extend(tally)
+            paired_subjects += sum(tally) >= 2
     if paired_subjects < 2:
         raise StatsError(
             "AC1 needs at least 2 subjects rated by at least 2 raters, "
             f"got {paired_subjects}; publish no agreement figure for this group"
         )
-    return np.array(counts, dtype=np.float64)
+    return np.frombuffer(counts, dtype=np.float64).reshape(-1, len(declared))
 
 
 Verdicts = Sequence[bool] | npt.NDArray[np.bool_]

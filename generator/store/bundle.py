@@ -213,15 +213,16 @@ def scan_bundle(
     problems: Problems,
     memo: Memo | None = None,
     bank_key: str | None = None,
-    remember: list[tuple[str, bytes]] | None = None,
+    remember: list[tuple[str, BundleData]] | None = None,
 ) -> BundleData | None:
     """Validate and summarise ``bundles/<volume>/<slug>/``; report every problem.
 
     ``memo`` may be shared by the bundles of one volume (same bank). With
     ``bank_key`` (``rows.bank_key``) and the result cache on, a bundle whose exact bytes
     read without problems before is restored from the cache (``generator.store.rows``);
-    one read in full without problems is added to ``remember`` as a cache entry (stored
-    by the caller, ``load_volume`` only once the whole volume read without problems).
+    one read in full without problems is added to ``remember`` with its entry's key (its
+    rows dumped and stored by the caller, ``load_volume``, only once the whole volume
+    read without problems: never all dumped at once beside the rows they are made of).
     """
     memo = Memo() if memo is None else memo
     reported = len(problems.items)
@@ -243,8 +244,7 @@ def scan_bundle(
         and len(problems.items) == reported
         and all(found[1].get(n) == d for n, d in bundle.file_sha256.items())
     ):
-        entry = rows.dump(bundle.draws, bundle.verdicts, bundle.panel, bundle.file_sha256)
-        remember.append((found[0], entry))
+        remember.append((found[0], bundle))
     return bundle
 
 
