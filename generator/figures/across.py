@@ -78,10 +78,16 @@ def rank_figures(
     if found is None:  # pragma: no cover - ``separations`` has the same ranking and slugs
         raise AssertionError("no paired comparisons for a paired ranking")
     ranges = paired_rank_ranges(slugs, found)
+    # One pass over the separations (n(n-1)/2 of them at most), not one per candidate.
+    better: dict[str, list[str]] = {s: [] for s in slugs}
+    worse: dict[str, list[str]] = {s: [] for s in slugs}
+    for x in found:
+        better[x.better].append(x.worse)
+        worse[x.worse].append(x.better)
     detail: dict[str, dict[str, Param | list[str]]] = {
         s: {
-            "better_than": sorted(x.worse for x in found if x.better == s),
-            "worse_than": sorted(x.better for x in found if x.worse == s),
+            "better_than": sorted(better[s]),
+            "worse_than": sorted(worse[s]),
             "familywise_confidence": level,
         }
         for s in slugs
