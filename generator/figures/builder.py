@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.errors import InputError, Problem
-from generator.figures.computed import Computed
+from generator.figures.computed import Computed, Made
 from generator.hashing import sha256_file
 from generator.models.figures import Figure, Interval, Param, Source
 from generator.stats import Interval as StatsInterval
@@ -16,8 +16,6 @@ from generator.store.paths import FIGURES_REGISTRY, Layout
 
 RATE_PLACES = 4
 PERCENT_PLACES = 1
-Made = tuple[str, str, list[Source]]
-"""A figure as ``Computed.made`` hands it on: its id, ``compared`` text and sources."""
 
 
 def rate_display(x: float) -> str:

@@ -29,6 +29,10 @@ def _text(dumped: dict[str, Any]) -> str:
     return json.dumps(dumped, sort_keys=True, separators=(",", ":"))  # ASCII: 1 byte a char
 
 
+Made = tuple[str, str, list[Source]]
+"""A figure as ``Computed.made`` hands it on: its id, ``compared`` text and sources."""
+
+
 class Computed(Mapping[str, Figure]):
     """Figures by id, each kept as ``compared`` text and its sources (see the module)."""
 
@@ -45,11 +49,9 @@ class Computed(Mapping[str, Figure]):
         self[figure.id] = figure
 
     def __setitem__(self, fid: str, figure: Figure) -> None:
-        self._texts[fid] = compared(figure)
-        key = tuple(id(s) for s in figure.sources)
-        self._sources[fid] = self._lists.setdefault(key, figure.sources)
+        self.put(fid, compared(figure), figure.sources)
 
-    def made(self) -> list[tuple[str, str, list[Source]]]:
+    def made(self) -> list[Made]:
         """Every figure as ``(id, compared text, sources)``, in the order added: what a
         registry filled in another process hands back (``FigureSet.extend``)."""
         return [(fid, text, self._sources[fid]) for fid, text in self._texts.items()]

@@ -21,13 +21,13 @@ from generator.figures.anchors import anchor_probe_figures
 from generator.figures.builder import (
     RATE_PLACES,
     FigureSet,
-    Made,
     difference_interval,
     points_display,
     rate_display,
     rate_interval,
 )
 from generator.figures.calibration import HUMAN_REFERENCE, STATUS_KEY, calibration_figures
+from generator.figures.computed import Made
 from generator.figures.contamination import contamination_figures
 from generator.figures.context import FigureContext
 from generator.figures.coverage import coverage_figures
